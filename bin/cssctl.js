@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// The executable: checks the runtime, then loads the bundled CLI. Nothing else lives here.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 19)) {
+  process.stderr.write(`error: cssctl needs Node.js 22.19 or newer; this is ${process.versions.node}\n`);
+  process.exit(1);
+}
+const { run } = await import('../dist/cli.js');
+await run();

@@ -1,0 +1,163 @@
+import { Command, CommanderError, Option } from 'commander';
+import type { Clock } from './core/clock.js';
+import { Context, type GlobalOptions } from './core/context.js';
+import { ApiError, CliError, ExitCode, InterruptedError, exitCodeFor } from './core/errors.js';
+import { IO, type Streams } from './core/io.js';
+import { registerCommands } from './commands/index.js';
+import { VERSION } from './version.js';
+
+export interface MainOptions {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  streams: Streams;
+  clock?: Clock;
+  /** Aborted on Ctrl-C; every wait and request listens to it. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Flags that shape how errors are printed must be known even when parsing itself fails, so they are
+ * pre-read from argv; commander does the real parsing.
+ */
+function earlyFlags(argv: string[], env: NodeJS.ProcessEnv) {
+  const args = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined);
+  const outIdx = args.findIndex((a) => a === '-o' || a === '--output');
+  const eqOut = args.find((a) => a.startsWith('--output='))?.slice(9) ?? args.find((a) => /^-o\w/.test(a))?.slice(2);
+  const output = eqOut ?? (outIdx >= 0 ? args[outIdx + 1] : undefined);
+  return {
+    quiet: args.includes('-q') || args.includes('--quiet'),
+    verbose: args.includes('--verbose') || env.CSSCTL_DEBUG === '1',
+    noColor: args.includes('--no-color'),
+    jsonErrors: args.includes('--json') || output === 'json' || output === 'ndjson',
+  };
+}
+
+export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Command {
+  const program = new Command('cssctl')
+    .description('Command-line client for the cloud security scanning service')
+    .version(VERSION, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand(false)
+    .showSuggestionAfterError(true)
+    .option('--profile <name>', 'saved profile to use (env: CSSCTL_PROFILE)')
+    .option('--base-url <url>', 'service address (env: CSSCTL_BASE_URL)')
+    .option('-w, --workspace <slug>', 'workspace slug, sent as X-Tenant-Slug (env: CSSCTL_WORKSPACE)')
+    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv, sarif'))
+    .option('--json', 'same as -o json')
+    .option('--no-color', 'no ANSI colour (env: NO_COLOR)')
+    .option('-q, --quiet', 'no spinners, notices or hints on stderr')
+    .option('--verbose', 'log each HTTP exchange to stderr, secrets redacted (env: CSSCTL_DEBUG=1)')
+    .option('--timeout <seconds>', 'per-request timeout', undefined)
+    .option('--max-wait <seconds>', 'longest total wait on rate limits for one command');
+  program.configureOutput({
+    writeOut: (s) => io.out(s),
+    writeErr: (s) => io.stderr.write(s),
+    outputError: () => undefined, // reported by main() as one line
+  });
+  program.exitOverride();
+  registerCommands(program, makeContext);
+  // Every subcommand shares the program's error handling and output settings.
+  const configure = (cmd: Command) => {
+    cmd.exitOverride();
+    cmd.configureOutput(program.configureOutput());
+    cmd.showSuggestionAfterError(true);
+    cmd.commands.forEach(configure);
+  };
+  program.commands.forEach(configure);
+  return program;
+}
+
+export async function main(opts: MainOptions): Promise<number> {
+  const early = earlyFlags(opts.argv, opts.env);
+  const io = new IO(opts.streams, {
+    env: opts.env,
+    quiet: early.quiet,
+    verbose: early.verbose,
+    noColorFlag: early.noColor,
+  });
+  const signal = opts.signal ?? new AbortController().signal;
+  const makeContext = (cmd: Command) =>
+    new Context({ io, env: opts.env, globals: cmd.optsWithGlobals<GlobalOptions>(), signal, clock: opts.clock });
+
+  const program = buildProgram(io, makeContext);
+  try {
+    await program.parseAsync(opts.argv, { from: 'user' });
+    return ExitCode.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.ok;
+      if (err.code === 'commander.help') return ExitCode.ok;
+      if (err.code === 'commander.executeSubCommandAsync') return ExitCode.error;
+      reportError(io, new CliError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')), early.jsonErrors);
+      return ExitCode.usage;
+    }
+    if (signal.aborted && !(err instanceof InterruptedError)) err = new InterruptedError();
+    reportError(io, err, early.jsonErrors);
+    return exitCodeFor(err);
+  }
+}
+
+/** One line on stderr (or one JSON object with -o json/ndjson); a stack trace only with --verbose. */
+export function reportError(io: IO, err: unknown, json: boolean): void {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const api = e instanceof ApiError ? e : e.cause instanceof ApiError ? e.cause : undefined;
+  if (json) {
+    const payload = {
+      error: {
+        status: api?.status ?? null,
+        code: api?.code ?? null,
+        detail: e.message,
+        field: api?.field ?? null,
+        request_id: api?.requestId ?? null,
+        ...(api && api.fieldErrors.length > 0 ? { errors: api.fieldErrors } : {}),
+        exit_code: exitCodeFor(err),
+      },
+    };
+    io.writeErr(JSON.stringify(payload));
+  } else {
+    const extras: string[] = [];
+    if (api) {
+      extras.push(`HTTP ${api.status}`);
+      if (api.code) extras.push(`code ${api.code}`);
+      if (api.field) extras.push(`field ${api.field}`);
+      if (api.requestId) extras.push(`request ${api.requestId}`);
+    }
+    let line = `${io.errColor.red('error:')} ${e.message}`;
+    if (extras.length > 0 && e instanceof ApiError) line += ` (${extras.join(', ')})`;
+    if (api && api.fieldErrors.length > 0) {
+      line += ` — ${api.fieldErrors.map((f) => (f.field ? `${f.field}: ${f.detail}` : f.detail)).join('; ')}`;
+    }
+    const hint = e instanceof CliError ? e.hint : undefined;
+    if (hint) line += io.errColor.dim(` (${hint})`);
+    io.writeErr(line.replace(/\r?\n/g, ' '));
+  }
+  if (io.verbose && e.stack && !(e instanceof CliError && !(e.cause instanceof Error))) io.writeErr(e.stack);
+  else if (io.verbose && e.stack && e.cause instanceof Error && e.cause.stack) io.writeErr(e.cause.stack);
+}
+
+/** The executable's entry point (bin/cssctl.js). */
+export async function run(): Promise<void> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(ExitCode.interrupted);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // `cssctl … | head`: a closed pipe is not an error worth a word.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+  const code = await main({
+    argv: process.argv.slice(2),
+    env: process.env,
+    streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    signal: controller.signal,
+  });
+  process.exitCode = code;
+  // Let piped output drain, then exit even if a keep-alive socket or keychain call is still open.
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code);
+}

@@ -1,0 +1,97 @@
+import type { Context } from '../../core/context.js';
+import { validateEmail, validateWorkspace } from '../../core/config.js';
+import { UsageError } from '../../core/errors.js';
+import { tokensFrom } from '../../core/http/session.js';
+import { writeObject } from '../../core/output.js';
+import { promptPassword, promptText } from '../../core/prompt.js';
+import { readSecretLine } from '../../core/stdin.js';
+import { normalizeBaseUrl } from '../../core/url.js';
+import { login as apiLogin } from '../../api/auth.js';
+
+export interface LoginOptions {
+  email?: string;
+  passwordStdin?: boolean;
+}
+
+export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
+  const { io, env } = ctx;
+  const settings = await ctx.settings();
+
+  const baseUrl =
+    settings.baseUrl ??
+    (io.canPrompt
+      ? normalizeBaseUrl(await promptText(io, 'Service URL', { validate: validUrl }))
+      : missing('a service address', 'pass --base-url <url> or set CSSCTL_BASE_URL'));
+  let workspace = settings.workspace;
+  if (!workspace && io.canPrompt) workspace = validateWorkspace(await promptText(io, 'Workspace slug'));
+
+  const emailRaw = opts.email ?? env.CSSCTL_EMAIL ?? (await ctx.config()).profile(ctx.profileName).email;
+  const email = emailRaw
+    ? validateEmail(emailRaw)
+    : io.canPrompt
+      ? validateEmail(await promptText(io, 'Email'))
+      : missing('an email address', 'pass --email <address> or set CSSCTL_EMAIL');
+
+  let password: string;
+  if (opts.passwordStdin) password = await readSecretLine(io.stdin, 'the password on standard input');
+  else if (env.CSSCTL_PASSWORD) password = env.CSSCTL_PASSWORD;
+  else if (io.canPrompt) password = await promptPassword(io, `Password for ${email}`);
+  else {
+    throw new UsageError('no password given and no terminal to ask on', {
+      hint: 'use --password-stdin or set CSSCTL_PASSWORD',
+    });
+  }
+  io.addSecret(password);
+
+  const client = await ctx.loginClient(baseUrl, workspace);
+  const spinner = await io.spinner(`Logging in to ${baseUrl}…`);
+  let answer;
+  try {
+    answer = await apiLogin(client, email, password);
+  } finally {
+    spinner.stop();
+  }
+  const tokens = tokensFrom(answer, ctx.clock.now());
+  io.addSecret(tokens.access_token);
+  io.addSecret(tokens.refresh_token);
+
+  const credentials = ctx.credentials();
+  const store = await credentials.save(ctx.profileName, tokens);
+  if (store === 'file' && credentials.mode === 'auto') {
+    io.warn(`no OS keychain could be reached; the session is stored in ${credentials.file.path} (mode 0600)`);
+  }
+  (await ctx.config()).update(ctx.profileName, { base_url: baseUrl, workspace, email });
+
+  if (env.CSSCTL_TOKEN) io.warn('CSSCTL_TOKEN is set: it takes precedence over this login until you unset it');
+  const summary = {
+    profile: ctx.profileName,
+    base_url: baseUrl,
+    workspace: workspace ?? null,
+    email,
+    token_store: store,
+    expires_at: new Date(tokens.expires_at).toISOString(),
+  };
+  if (settings.output === 'table') {
+    const where = store === 'keychain' ? 'the OS keychain' : credentials.file.path;
+    io.out(
+      `${io.color.green('✓')} Logged in to ${baseUrl} as ${email}` +
+        `${workspace ? `, workspace ${workspace}` : ''} (profile ${ctx.profileName}); token stored in ${where}\n`,
+    );
+    if (!workspace) io.hint('No workspace set yet: run cssctl config set workspace <slug>');
+  } else {
+    await writeObject(io, settings.output, summary);
+  }
+}
+
+function validUrl(v: string): true | string {
+  try {
+    normalizeBaseUrl(v);
+    return true;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+function missing(what: string, hint: string): never {
+  throw new UsageError(`${what} is required and there is no terminal to ask on`, { hint });
+}

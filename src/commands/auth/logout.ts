@@ -1,0 +1,15 @@
+import type { Context } from '../../core/context.js';
+import { writeObject } from '../../core/output.js';
+
+export async function logout(ctx: Context): Promise<void> {
+  const removed = await ctx.credentials().remove(ctx.profileName);
+  const { output } = await ctx.settings();
+  if (output !== 'table') {
+    await writeObject(ctx.io, output, { profile: ctx.profileName, removed_from: removed });
+  } else if (removed.length > 0) {
+    ctx.io.out(`${ctx.io.color.green('✓')} Logged out of profile ${ctx.profileName} (removed from ${removed.join(' and ')})\n`);
+  } else {
+    ctx.io.out(`Not logged in (profile ${ctx.profileName}); nothing to remove\n`);
+  }
+  if (ctx.env.CSSCTL_TOKEN) ctx.io.warn('CSSCTL_TOKEN is still set in the environment and will still be used');
+}

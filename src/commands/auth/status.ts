@@ -1,0 +1,47 @@
+import type { Context } from '../../core/context.js';
+import { AuthError } from '../../core/errors.js';
+import { writeObject } from '../../core/output.js';
+
+export function describeExpiry(expiresAt: number, now: number): string {
+  if (!expiresAt) return 'unknown';
+  const at = new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const mins = Math.round((expiresAt - now) / 60_000);
+  if (expiresAt <= now) return `expired ${Math.max(0, -mins)}m ago (${at})`;
+  return mins >= 120 ? `in ${Math.round(mins / 60)}h (${at})` : `in ${Math.max(mins, 0)}m (${at})`;
+}
+
+/** Offline: reads the profile and the credential store, never the network. */
+export async function status(ctx: Context): Promise<void> {
+  const settings = await ctx.settings();
+  const session = await ctx.session();
+  const cur = await session.current();
+  if (!cur) throw new AuthError(`not logged in (profile ${ctx.profileName})`);
+  const now = ctx.clock.now();
+  const t = cur.tokens;
+  const obj = {
+    profile: ctx.profileName,
+    base_url: settings.baseUrl ?? null,
+    workspace: settings.workspace ?? null,
+    email: cur.source === 'env' ? null : (settings.email ?? null),
+    token_source: cur.source,
+    expires_at: t.expires_at ? new Date(t.expires_at).toISOString() : null,
+    expired: t.expires_at ? t.expires_at <= now : null,
+    refreshable: cur.source !== 'env' && Boolean(t.refresh_token),
+  };
+  if (settings.output !== 'table') return writeObject(ctx.io, settings.output, obj);
+  let expiry = describeExpiry(t.expires_at, now);
+  if (obj.expired && obj.refreshable) expiry += '; renewed on the next command';
+  await writeObject(
+    ctx.io,
+    'table',
+    { ...obj, token_source: cur.source === 'env' ? 'env (CSSCTL_TOKEN)' : cur.source, expiry },
+    [
+      ['Profile', 'profile'],
+      ['Base URL', 'base_url'],
+      ['Workspace', 'workspace'],
+      ['Email', 'email'],
+      ['Token source', 'token_source'],
+      ['Token expires', 'expiry'],
+    ],
+  );
+}

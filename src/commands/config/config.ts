@@ -1,0 +1,55 @@
+import type { Context } from '../../core/context.js';
+import { CONFIG_KEYS, isConfigKey, validateConfigValue, type ConfigKey } from '../../core/config.js';
+import { UsageError } from '../../core/errors.js';
+import { writeList, writeObject } from '../../core/output.js';
+
+function key(raw: string | undefined): ConfigKey {
+  const k = (raw ?? '').trim().toLowerCase().replace(/-/g, '_');
+  if (!isConfigKey(k)) throw new UsageError(`unknown config key "${raw}": use one of ${CONFIG_KEYS.join(', ')}`);
+  return k;
+}
+
+/** Every key with its effective value and where that value comes from (flag, env, profile, default). */
+export async function list(ctx: Context): Promise<void> {
+  const s = await ctx.settings();
+  const rows = CONFIG_KEYS.map((k) => ({ key: k, value: s.values[k] ?? '', source: s.sources[k] }));
+  if (s.output === 'json' || s.output === 'ndjson') {
+    const obj = Object.fromEntries(CONFIG_KEYS.map((k) => [k, s.values[k] ?? null]));
+    return writeObject(ctx.io, s.output, obj);
+  }
+  await writeList(ctx.io, rows, {
+    format: s.output === 'sarif' ? 'table' : s.output,
+    noun: 'settings',
+    columns: [
+      { header: 'KEY', value: (r) => r.key },
+      { header: 'VALUE', value: (r) => r.value },
+      { header: 'SOURCE', value: (r) => r.source, style: (t, _r, c) => c.dim(t) },
+    ],
+  });
+}
+
+export async function get(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
+  const k = key(args[0]);
+  const s = await ctx.settings();
+  const v = s.values[k];
+  if (v !== undefined) ctx.io.out(`${v}\n`);
+}
+
+export async function set(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
+  const k = key(args[0]);
+  let value = validateConfigValue(k, args[1] ?? '');
+  if (k === 'output' && value === 'sarif') throw new UsageError('sarif is for findings only; it cannot be the default output');
+  if (k === 'email') value = value.trim();
+  (await ctx.config()).update(ctx.profileName, { [k]: value });
+  ctx.io.notice(`Set ${k} to ${value} (profile ${ctx.profileName})`);
+}
+
+export async function unset(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
+  const k = key(args[0]);
+  (await ctx.config()).update(ctx.profileName, { [k]: undefined });
+  ctx.io.notice(`Unset ${k} (profile ${ctx.profileName})`);
+}
+
+export async function path(ctx: Context): Promise<void> {
+  ctx.io.out(`${(await ctx.config()).path}\n`);
+}

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { lazy, type MakeContext } from '../shared/action.js';
+
+export function registerConfig(program: Command, ctx: MakeContext): void {
+  const config = program
+    .command('config')
+    .description('read and write the active profile (base_url, workspace, email, output)');
+  const verbs = () => import('./config.js');
+  config
+    .command('list')
+    .description('show every setting, its value and where it comes from')
+    .action(lazy(ctx, async () => (await verbs()).list));
+  config
+    .command('get')
+    .argument('<key>', 'base_url, workspace, email or output')
+    .description('print one setting')
+    .action(lazy(ctx, async () => (await verbs()).get));
+  config
+    .command('set')
+    .argument('<key>', 'base_url, workspace, email or output')
+    .argument('<value>')
+    .description('save a setting in the profile')
+    .action(lazy(ctx, async () => (await verbs()).set));
+  config
+    .command('unset')
+    .argument('<key>', 'base_url, workspace, email or output')
+    .description('remove a setting from the profile')
+    .action(lazy(ctx, async () => (await verbs()).unset));
+  config
+    .command('path')
+    .description('print the path of config.json')
+    .action(lazy(ctx, async () => (await verbs()).path));
+}

@@ -1,0 +1,22 @@
+import type { Context } from '../../core/context.js';
+import { listConnections, type Connection } from '../../api/connections.js';
+import { runList, type ListOptions } from '../shared/list.js';
+import type { Column } from '../../core/output.js';
+
+export const connectionColumns: Column<Connection>[] = [
+  { header: 'ALIAS', value: (c) => c.alias, style: (t, _c, color) => color.bold(t) },
+  { header: 'PROVIDER', value: (c) => c.provider },
+  { header: 'STATUS', value: (c) => c.status, optional: true },
+  { header: 'ID', value: (c) => c.id, optional: true, style: (t, _c, color) => color.dim(t) },
+  { header: 'CREATED', value: (c) => c.created_at, optional: true },
+];
+
+export async function list(ctx: Context, opts: ListOptions): Promise<void> {
+  const client = await ctx.api();
+  await runList(ctx, opts, {
+    noun: 'connections',
+    columns: connectionColumns,
+    fetch: (offset, limit) => listConnections(client, { limit, offset: offset || undefined }),
+    idOf: (c) => (c.id ?? c.alias) as string | undefined,
+  });
+}

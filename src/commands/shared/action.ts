@@ -1,0 +1,42 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Context } from '../../core/context.js';
+
+export type MakeContext = (cmd: Command) => Context;
+
+/** A verb module: `run` does the work with the context and the verb's own options and arguments. */
+export type Verb<O> = (ctx: Context, opts: O, args: string[]) => Promise<void>;
+
+/**
+ * Wires a commander action to a verb that is imported only when the command runs, so start-up loads
+ * nothing but the command tree.
+ */
+export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>) {
+  return async (...params: unknown[]): Promise<void> => {
+    const cmd = params[params.length - 1] as Command;
+    const opts = cmd.opts<O & object>();
+    const args = cmd.args.slice(0, cmd.registeredArguments.length);
+    const verb = await load();
+    await verb(makeContext(cmd), opts, args);
+  };
+}
+
+export function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('expected a positive whole number');
+  return Number(value);
+}
+
+export function nonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a whole number, 0 or more');
+  return Number(value);
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function addListOptions(cmd: Command): Command {
+  return cmd
+    .option('--limit <n>', 'items per page', positiveInt)
+    .option('--offset <n>', 'start at this item', nonNegativeInt)
+    .option('--all', 'follow every page (streams; memory stays flat)');
+}

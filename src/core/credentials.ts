@@ -1,0 +1,276 @@
+import { existsSync, readFileSync, renameSync, statSync, chmodSync, writeFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { CliError, UsageError } from './errors.js';
+import { ensurePrivateDir } from './config.js';
+import { withFileLock } from './lock.js';
+
+/** What a login leaves behind for a profile. Lives only in the keychain or the 0600 file. */
+export interface Tokens {
+  access_token: string;
+  refresh_token?: string;
+  token_type?: string;
+  /** Epoch milliseconds at which the access token expires. */
+  expires_at: number;
+}
+
+export type StoreKind = 'keychain' | 'file';
+export type TokenSource = StoreKind | 'env';
+
+export interface CredentialStore {
+  readonly kind: StoreKind;
+  get(profile: string): Promise<Tokens | undefined>;
+  set(profile: string, tokens: Tokens): Promise<void>;
+  /** Returns whether something was removed. */
+  delete(profile: string): Promise<boolean>;
+}
+
+export const KEYCHAIN_SERVICE = 'cssctl';
+const KEYCHAIN_TIMEOUT_MS = 3000;
+
+interface Keytar {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
+
+function parseTokens(text: string | null | undefined): Tokens | undefined {
+  if (!text) return undefined;
+  try {
+    const t = JSON.parse(text) as Partial<Tokens>;
+    if (typeof t.access_token !== 'string' || !t.access_token) return undefined;
+    return {
+      access_token: t.access_token,
+      refresh_token: typeof t.refresh_token === 'string' ? t.refresh_token : undefined,
+      token_type: typeof t.token_type === 'string' ? t.token_type : undefined,
+      expires_at: typeof t.expires_at === 'number' ? t.expires_at : 0,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+class KeychainUnavailable extends Error {}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new KeychainUnavailable(`${what} timed out`)), ms);
+    t.unref?.();
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(new KeychainUnavailable(e instanceof Error ? e.message : String(e)));
+      },
+    );
+  });
+}
+
+/** The OS keychain through keytar: service `cssctl`, account = profile name, secret = the tokens as JSON. */
+export class KeychainStore implements CredentialStore {
+  readonly kind = 'keychain' as const;
+  constructor(private readonly keytar: Keytar) {}
+
+  /** Loads keytar and checks that a keychain answers; undefined when none can be reached. */
+  static async connect(env: NodeJS.ProcessEnv, timeoutMs = KEYCHAIN_TIMEOUT_MS): Promise<KeychainStore | undefined> {
+    // On Linux the Secret Service lives on the session bus: without one there is no keychain to ask.
+    if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) return undefined;
+    let keytar: Keytar;
+    try {
+      const mod = (await import('keytar')) as { default?: Keytar } & Keytar;
+      keytar = mod.default ?? mod;
+    } catch {
+      return undefined; // optional dependency not installed or not built
+    }
+    try {
+      await withTimeout(keytar.getPassword(KEYCHAIN_SERVICE, '__cssctl_probe__'), timeoutMs, 'keychain probe');
+      return new KeychainStore(keytar);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async get(profile: string): Promise<Tokens | undefined> {
+    return parseTokens(await this.call(this.keytar.getPassword(KEYCHAIN_SERVICE, profile), 'read'));
+  }
+  async set(profile: string, tokens: Tokens): Promise<void> {
+    await this.call(this.keytar.setPassword(KEYCHAIN_SERVICE, profile, JSON.stringify(tokens)), 'write');
+  }
+  async delete(profile: string): Promise<boolean> {
+    return this.call(this.keytar.deletePassword(KEYCHAIN_SERVICE, profile), 'delete');
+  }
+  private async call<T>(p: Promise<T>, what: string): Promise<T> {
+    try {
+      return await withTimeout(p, KEYCHAIN_TIMEOUT_MS, `keychain ${what}`);
+    } catch (err) {
+      throw new CliError(`keychain ${what} failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+interface CredentialFile {
+  version: 1;
+  profiles: Record<string, Tokens>;
+}
+
+/** `credentials.json` in the config folder: mode 0600 in a 0700 folder, written atomically. */
+export class FileStore implements CredentialStore {
+  readonly kind = 'file' as const;
+  readonly path: string;
+  constructor(readonly dir: string) {
+    this.path = join(dir, 'credentials.json');
+  }
+
+  private read(): CredentialFile {
+    if (!existsSync(this.path)) return { version: 1, profiles: {} };
+    if (process.platform !== 'win32' && (statSync(this.path).mode & 0o077) !== 0) chmodSync(this.path, 0o600);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(this.path, 'utf8'));
+    } catch {
+      throw new CliError(`cannot read ${this.path}: not valid JSON`, {
+        hint: 'run cssctl logout, or move the file aside, then log in again',
+      });
+    }
+    const profiles = (parsed as Partial<CredentialFile>)?.profiles;
+    return { version: 1, profiles: profiles && typeof profiles === 'object' ? profiles : {} };
+  }
+
+  private write(data: CredentialFile): void {
+    ensurePrivateDir(this.dir);
+    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    try {
+      renameSync(tmp, this.path);
+    } catch (err) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // already gone
+      }
+      throw err;
+    }
+  }
+
+  async get(profile: string): Promise<Tokens | undefined> {
+    const t = this.read().profiles[profile];
+    return t ? parseTokens(JSON.stringify(t)) : undefined;
+  }
+
+  async set(profile: string, tokens: Tokens): Promise<void> {
+    await withFileLock(this.dir, 'credentials', async () => {
+      const data = this.read();
+      data.profiles[profile] = tokens;
+      this.write(data);
+    });
+  }
+
+  async delete(profile: string): Promise<boolean> {
+    if (!existsSync(this.path)) return false;
+    return withFileLock(this.dir, 'credentials', async () => {
+      const data = this.read();
+      if (!(profile in data.profiles)) return false;
+      delete data.profiles[profile];
+      this.write(data);
+      return true;
+    });
+  }
+}
+
+export type StoreMode = 'auto' | 'keychain' | 'file';
+
+export function parseStoreMode(value: string | undefined): StoreMode {
+  const v = (value ?? 'auto').trim().toLowerCase() || 'auto';
+  if (v === 'auto' || v === 'keychain' || v === 'file') return v;
+  throw new UsageError(`invalid CSSCTL_CREDENTIAL_STORE "${value}": use auto, keychain or file`);
+}
+
+export interface LoadedTokens {
+  tokens: Tokens;
+  source: TokenSource;
+}
+
+/** Chooses among keychain and file per CSSCTL_CREDENTIAL_STORE, and remembers where each profile's tokens live. */
+export class Credentials {
+  private keychainPromise?: Promise<KeychainStore | undefined>;
+  readonly file: FileStore;
+
+  constructor(
+    readonly mode: StoreMode,
+    private readonly configDir: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly connectKeychain: (env: NodeJS.ProcessEnv) => Promise<KeychainStore | undefined> = (e) =>
+      KeychainStore.connect(e),
+  ) {
+    this.file = new FileStore(configDir);
+  }
+
+  keychain(): Promise<KeychainStore | undefined> {
+    if (this.mode === 'file') return Promise.resolve(undefined);
+    this.keychainPromise ??= this.connectKeychain(this.env);
+    return this.keychainPromise;
+  }
+
+  private async requireKeychain(): Promise<KeychainStore> {
+    const k = await this.keychain();
+    if (!k) {
+      throw new CliError('no OS keychain could be reached (CSSCTL_CREDENTIAL_STORE=keychain)', {
+        hint: 'start a keyring/Secret Service, or set CSSCTL_CREDENTIAL_STORE=file',
+      });
+    }
+    return k;
+  }
+
+  async load(profile: string): Promise<LoadedTokens | undefined> {
+    if (this.mode !== 'file') {
+      const k = this.mode === 'keychain' ? await this.requireKeychain() : await this.keychain();
+      const t = await k?.get(profile);
+      if (t) return { tokens: t, source: 'keychain' };
+      if (this.mode === 'keychain') return undefined;
+    }
+    const t = await this.file.get(profile);
+    return t ? { tokens: t, source: 'file' } : undefined;
+  }
+
+  /**
+   * Stores fresh tokens. With `where` (a refresh) they go back where they came from; otherwise (a login)
+   * to the keychain when one answers, else to the file — and any copy in the other store is removed.
+   */
+  async save(profile: string, tokens: Tokens, where?: StoreKind): Promise<StoreKind> {
+    let target: StoreKind;
+    if (where) target = where;
+    else if (this.mode === 'file') target = 'file';
+    else if (this.mode === 'keychain') target = (await this.requireKeychain()).kind;
+    else target = (await this.keychain()) ? 'keychain' : 'file';
+
+    if (target === 'keychain') {
+      await (await this.requireKeychain()).set(profile, tokens);
+      if (!where) await this.file.delete(profile);
+    } else {
+      await this.file.set(profile, tokens);
+      if (!where) await (await this.keychain())?.delete(profile).catch(() => false);
+    }
+    return target;
+  }
+
+  /** Removes the profile's tokens from every store that can be reached. */
+  async remove(profile: string): Promise<StoreKind[]> {
+    const removed: StoreKind[] = [];
+    const k = this.mode === 'file' ? await this.connectKeychainQuietly() : await this.keychain();
+    if (k && (await k.delete(profile))) removed.push('keychain');
+    if (await this.file.delete(profile)) removed.push('file');
+    return removed;
+  }
+
+  /** Logout clears every store, even the keychain when the mode says file. */
+  private async connectKeychainQuietly(): Promise<KeychainStore | undefined> {
+    try {
+      return await this.connectKeychain(this.env);
+    } catch {
+      return undefined;
+    }
+  }
+}

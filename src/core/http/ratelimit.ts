@@ -1,0 +1,132 @@
+import type { Clock } from '../clock.js';
+import { RateLimitError } from '../errors.js';
+import type { HttpRequest, HttpResponse, Send } from './types.js';
+
+interface BucketState {
+  limit?: number;
+  remaining: number;
+  /** Epoch ms at which the window resets. */
+  resetAt: number;
+}
+
+export interface RateLimiterOptions {
+  clock: Clock;
+  /** Longest total time this command may spend waiting on rate limits (--max-wait). */
+  maxWaitMs: number;
+  /** Called before each wait with its length, for the one-line notice. */
+  onWait?: (info: { waitMs: number; reason: 'limit-reached' | '429'; url: string }) => void;
+}
+
+/** Which limit a request counts against; POST /scans and login have their own (service-api.md §8). */
+export function bucketFor(method: string, path: string): string {
+  const p = path.split('?')[0]!.replace(/\/+$/, '');
+  if (p.endsWith('/auth/login')) return 'login';
+  if (p.endsWith('/auth/refresh')) return 'refresh';
+  if (method === 'POST' && p.endsWith('/scans')) return 'scans-create';
+  return 'all';
+}
+
+/**
+ * Reads X-RateLimit-* from every answer; waits until Reset before a request whose bucket has nothing left,
+ * and on 429 waits until Reset (or Retry-After, whichever is later; 60 s when neither) plus up to 1 s of
+ * jitter before trying again. Never sends early; never waits past --max-wait in total.
+ */
+export class RateLimiter {
+  private readonly buckets = new Map<string, BucketState>();
+  private waitedMs = 0;
+
+  constructor(private readonly opts: RateLimiterOptions) {}
+
+  get totalWaitedMs(): number {
+    return this.waitedMs;
+  }
+
+  /** `scope` keeps workspaces (and services) apart: each has its own limits. */
+  layer(next: Send, scope: (req: HttpRequest) => string): Send {
+    return async (req) => {
+      const key = `${scope(req)} ${req.bucket}`;
+      // A scan creation also counts against the workspace's general limit.
+      const keys = req.bucket === 'scans-create' ? [key, `${scope(req)} all`] : [key];
+      for (;;) {
+        await this.waitForBuckets(keys, req.url, req.signal);
+        const res = await next(req);
+        this.record(key, res);
+        if (res.status !== 429) return res;
+        const waitMs = this.waitAfter429(res);
+        await this.spend(waitMs, '429', req.url, req.signal);
+      }
+    };
+  }
+
+  private async waitForBuckets(keys: string[], url: string, signal?: AbortSignal): Promise<void> {
+    for (const k of keys) {
+      const b = this.buckets.get(k);
+      if (!b || b.remaining > 0) continue;
+      const waitMs = b.resetAt - this.opts.clock.now();
+      if (waitMs > 0) await this.spend(waitMs + this.jitter(), 'limit-reached', url, signal);
+      // The window has turned over: let the next answer tell us what is left.
+      this.buckets.delete(k);
+    }
+  }
+
+  private record(key: string, res: HttpResponse): void {
+    const remaining = intHeader(res.headers['x-ratelimit-remaining']);
+    const reset = intHeader(res.headers['x-ratelimit-reset']);
+    if (remaining === undefined || reset === undefined) return;
+    this.buckets.set(key, {
+      limit: intHeader(res.headers['x-ratelimit-limit']),
+      remaining: res.status === 429 ? 0 : remaining,
+      resetAt: reset * 1000,
+    });
+  }
+
+  private waitAfter429(res: HttpResponse): number {
+    const now = this.opts.clock.now();
+    const reset = intHeader(res.headers['x-ratelimit-reset']);
+    const retryAfter = parseRetryAfter(res.headers['retry-after'], now);
+    let until: number | undefined;
+    if (reset !== undefined) until = reset * 1000;
+    if (retryAfter !== undefined) until = Math.max(until ?? 0, retryAfter);
+    if (until === undefined) until = now + 60_000;
+    // A Reset already in the past (clock skew) must not turn into a tight loop of 429s.
+    const waitMs = Math.max(until - now, 1000);
+    return waitMs + this.jitter();
+  }
+
+  private jitter(): number {
+    return Math.floor(this.opts.clock.random() * 1000);
+  }
+
+  private async spend(
+    waitMs: number,
+    reason: 'limit-reached' | '429',
+    url: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (this.waitedMs + waitMs > this.opts.maxWaitMs) {
+      const secs = Math.ceil(waitMs / 1000);
+      throw new RateLimitError(
+        `rate limited: the service asks to wait ${secs}s, past --max-wait ${Math.round(this.opts.maxWaitMs / 1000)}s`,
+        secs,
+      );
+    }
+    this.opts.onWait?.({ waitMs, reason, url });
+    this.waitedMs += waitMs;
+    await this.opts.clock.sleep(waitMs, signal);
+  }
+}
+
+function intHeader(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v.trim());
+  return Number.isFinite(n) && v.trim() !== '' ? Math.floor(n) : undefined;
+}
+
+/** Retry-After is either delta-seconds or an HTTP date; returns the epoch ms it points at. */
+function parseRetryAfter(v: string | undefined, now: number): number | undefined {
+  if (!v) return undefined;
+  const s = v.trim();
+  if (/^\d+$/.test(s)) return now + Number(s) * 1000;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? undefined : t;
+}

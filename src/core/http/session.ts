@@ -1,0 +1,156 @@
+import type { Clock } from '../clock.js';
+import { AuthError, CliError } from '../errors.js';
+import type { Credentials, LoadedTokens, TokenSource, Tokens } from '../credentials.js';
+import type { Send } from './types.js';
+
+/** Refresh this long before the access token's expiry (cli-contract.md §5). */
+export const REFRESH_MARGIN_MS = 60_000;
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token?: string;
+  token_type?: string;
+  expires_in?: number;
+}
+
+/** Reads `exp` from a JWT without verifying it (the service verifies; we only need the expiry). */
+export function jwtExpiry(token: string): number | undefined {
+  const part = token.split('.')[1];
+  if (!part) return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' && Number.isFinite(payload.exp) ? payload.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Turns a login or refresh answer into stored tokens; a missing refresh_token keeps the previous one. */
+export function tokensFrom(res: TokenResponse, now: number, previous?: Tokens): Tokens {
+  if (!res || typeof res.access_token !== 'string' || !res.access_token) {
+    throw new CliError('the service answered without an access token');
+  }
+  const expiresAt =
+    typeof res.expires_in === 'number' && res.expires_in > 0
+      ? now + res.expires_in * 1000
+      : (jwtExpiry(res.access_token) ?? now + 3600_000);
+  return {
+    access_token: res.access_token,
+    refresh_token: typeof res.refresh_token === 'string' && res.refresh_token ? res.refresh_token : previous?.refresh_token,
+    token_type: res.token_type ?? previous?.token_type ?? 'bearer',
+    expires_at: expiresAt,
+  };
+}
+
+export interface SessionDeps {
+  profile: string;
+  credentials: Credentials;
+  clock: Clock;
+  /** CSSCTL_TOKEN: used as it is, never stored, never refreshed. */
+  envToken?: string;
+  /** POST /auth/refresh; throws ApiError when the service refuses. */
+  refresh: (refreshToken: string) => Promise<TokenResponse>;
+  /** Runs fn holding the profile's cross-process refresh lock. */
+  lock: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Told of every token that comes into play, so it can be redacted from output. */
+  onSecret?: (value: string | undefined) => void;
+}
+
+/**
+ * The profile's tokens and their refresh. Within a process one refresh at a time (a shared promise); across
+ * processes a lock in the config folder, after which the store is re-read, since another process may
+ * already have refreshed — refresh tokens rotate, and presenting a used one is refused.
+ */
+export class Session {
+  private loaded?: LoadedTokens;
+  private inflight?: Promise<Tokens>;
+
+  constructor(private readonly deps: SessionDeps) {
+    deps.onSecret?.(deps.envToken);
+  }
+
+  get fromEnv(): boolean {
+    return Boolean(this.deps.envToken);
+  }
+
+  /** The stored tokens and where they came from, or undefined when not logged in. */
+  async current(): Promise<LoadedTokens | undefined> {
+    if (this.deps.envToken) {
+      const exp = jwtExpiry(this.deps.envToken);
+      return { tokens: { access_token: this.deps.envToken, expires_at: exp ?? 0 }, source: 'env' };
+    }
+    if (!this.loaded) {
+      this.loaded = await this.deps.credentials.load(this.deps.profile);
+      this.remember(this.loaded?.tokens);
+    }
+    return this.loaded;
+  }
+
+  /** A token good for at least the refresh margin, refreshing first when needed. */
+  async accessToken(): Promise<string> {
+    const cur = await this.current();
+    if (!cur) throw new AuthError(`not logged in (profile "${this.deps.profile}")`);
+    if (cur.source === 'env') return cur.tokens.access_token;
+    if (this.expiresSoon(cur.tokens)) return (await this.refresh(cur.tokens.access_token)).access_token;
+    return cur.tokens.access_token;
+  }
+
+  /** After a 401: refresh once, unless someone already replaced the token that was refused. */
+  async afterUnauthorized(rejected: string): Promise<string | undefined> {
+    if (this.deps.envToken) return undefined;
+    return (await this.refresh(rejected)).access_token;
+  }
+
+  /** `cssctl auth refresh`: refresh whatever the state of the current token. */
+  async forceRefresh(): Promise<{ tokens: Tokens; source: TokenSource }> {
+    const cur = await this.current();
+    if (!cur) throw new AuthError(`not logged in (profile "${this.deps.profile}")`);
+    if (cur.source === 'env') throw new CliError('CSSCTL_TOKEN is set: it is used as it is and cannot be refreshed');
+    const tokens = await this.refresh(cur.tokens.access_token, true);
+    return { tokens, source: this.loaded!.source };
+  }
+
+  private expiresSoon(t: Tokens): boolean {
+    return t.expires_at - this.deps.clock.now() <= REFRESH_MARGIN_MS;
+  }
+
+  private refresh(stale: string, force = false): Promise<Tokens> {
+    this.inflight ??= this.refreshLocked(stale, force).finally(() => {
+      this.inflight = undefined;
+    });
+    return this.inflight;
+  }
+
+  private async refreshLocked(stale: string, force: boolean): Promise<Tokens> {
+    return this.deps.lock(async () => {
+      // Re-read: another cssctl process may have refreshed while we waited for the lock.
+      const fresh = await this.deps.credentials.load(this.deps.profile);
+      if (!fresh) throw new AuthError('session expired, run cssctl login', { hint: '' });
+      this.loaded = fresh;
+      this.remember(fresh.tokens);
+      if (!force && fresh.tokens.access_token !== stale && !this.expiresSoon(fresh.tokens)) return fresh.tokens;
+      const refreshToken = fresh.tokens.refresh_token;
+      if (!refreshToken) throw new AuthError('session expired (no refresh token), run cssctl login', { hint: '' });
+      let answer: TokenResponse;
+      try {
+        answer = await this.deps.refresh(refreshToken);
+      } catch (err) {
+        const status = (err as { status?: number }).status;
+        if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
+          throw new AuthError('session expired, run cssctl login', { hint: '', cause: err });
+        }
+        throw err;
+      }
+      const tokens = tokensFrom(answer, this.deps.clock.now(), fresh.tokens);
+      this.remember(tokens);
+      await this.deps.credentials.save(this.deps.profile, tokens, fresh.source === 'env' ? undefined : fresh.source);
+      this.loaded = { tokens, source: fresh.source };
+      return tokens;
+    });
+  }
+
+  private remember(t: Tokens | undefined): void {
+    this.deps.onSecret?.(t?.access_token);
+    this.deps.onSecret?.(t?.refresh_token);
+  }
+}

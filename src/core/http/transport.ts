@@ -1,0 +1,101 @@
+import type { Dispatcher } from 'undici';
+import { CliError, InterruptedError, NetworkError } from '../errors.js';
+import type { HttpRequest, HttpResponse, Send } from './types.js';
+
+export interface TransportOptions {
+  timeoutMs: number;
+  /** Defaults to an agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
+  dispatcher?: Dispatcher;
+  maxRedirects?: number;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** The bottom layer: one HTTP exchange over undici, with a per-request timeout and same-origin redirects. */
+export function createTransport(opts: TransportOptions): Send {
+  const maxRedirects = opts.maxRedirects ?? 5;
+  // undici is large: it is loaded on the first request, not at start-up (help, config, completion never pay).
+  let undici: Promise<{ request: UndiciRequest; dispatcher: Dispatcher }> | undefined;
+  const load = () =>
+    (undici ??= import('undici').then((u) => ({
+      request: u.request,
+      dispatcher: opts.dispatcher ?? new u.EnvHttpProxyAgent(),
+    })));
+
+  return async function send(req: HttpRequest): Promise<HttpResponse> {
+    const { request, dispatcher } = await load();
+    let current = req;
+    for (let hop = 0; ; hop++) {
+      const res = await exchange(request, current, dispatcher, opts.timeoutMs);
+      const location = res.headers.location;
+      if (!REDIRECTS.has(res.status) || !location) return res;
+      if (hop >= maxRedirects) throw new CliError(`too many redirects (more than ${maxRedirects})`);
+      const next = new URL(location, current.url);
+      if (next.origin !== new URL(current.url).origin) {
+        // Following would carry the bearer token to another host (or downgrade the scheme).
+        throw new CliError(`refusing to follow a redirect to ${next.origin}: it is not the service's host`);
+      }
+      const asGet = res.status === 303 || ((res.status === 301 || res.status === 302) && current.method === 'POST');
+      current = asGet
+        ? { ...current, url: next.toString(), method: 'GET', body: undefined }
+        : { ...current, url: next.toString() };
+    }
+  };
+}
+
+type UndiciRequest = typeof import('undici').request;
+
+async function exchange(
+  request: UndiciRequest,
+  req: HttpRequest,
+  dispatcher: Dispatcher,
+  timeoutMs: number,
+): Promise<HttpResponse> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  try {
+    const res = await request(req.url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body,
+      dispatcher,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const body = await res.body.text();
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    }
+    return { status: res.statusCode, headers, body };
+  } catch (err) {
+    if (req.signal?.aborted) throw new InterruptedError();
+    throw toNetworkError(err, req, timeoutMs, timeout.aborted);
+  }
+}
+
+function toNetworkError(err: unknown, req: HttpRequest, timeoutMs: number, timedOut: boolean): NetworkError {
+  const host = new URL(req.url).host;
+  const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code ?? '';
+  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || e.name === 'TimeoutError') {
+    return new NetworkError(`request to ${host} timed out after ${timeoutMs / 1000}s`, 'timeout', {
+      cause: err,
+      hint: 'raise --timeout if the service is slow',
+    });
+  }
+  if (code === 'ECONNREFUSED') {
+    return new NetworkError(`cannot connect to ${host}: connection refused`, 'refused', {
+      cause: err,
+      hint: 'is the service running, and is --base-url right?',
+    });
+  }
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
+    return new NetworkError(`connection to ${host} was reset`, 'reset', { cause: err });
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new NetworkError(`cannot resolve ${new URL(req.url).hostname}`, 'other', { cause: err });
+  }
+  return new NetworkError(`request to ${host} failed: ${e.message ?? String(err)}`, 'other', { cause: err });
+}

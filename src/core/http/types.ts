@@ -1,0 +1,21 @@
+/** A request as it travels down the layers; `url` is absolute and never holds a secret. */
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  /** The rate-limit bucket this request counts against (see ratelimit.ts). */
+  bucket: string;
+  /** 1-based attempt number, set by the retry layer for logging. */
+  attempt?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Send = (req: HttpRequest) => Promise<HttpResponse>;

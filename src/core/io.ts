@@ -1,0 +1,133 @@
+import type { Readable, Writable } from 'node:stream';
+import { Chalk, type ChalkInstance } from 'chalk';
+
+export interface Streams {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+}
+
+export interface IOOptions {
+  /** --no-color given on the command line. */
+  noColorFlag?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  stop(): void;
+}
+
+/**
+ * One object decides what a terminal gets: colour, spinners, prompts, notices. Everything written to stderr
+ * passes through `redact`, so a secret that cssctl knows about can never be printed there by accident.
+ */
+export class IO {
+  readonly stdin: Streams['stdin'];
+  readonly stdout: Streams['stdout'];
+  readonly stderr: Streams['stderr'];
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+  readonly isCI: boolean;
+  /** Colour for data on stdout. */
+  readonly color: ChalkInstance;
+  /** Colour for messages on stderr. */
+  readonly errColor: ChalkInstance;
+  private readonly secrets = new Set<string>();
+
+  constructor(streams: Streams, opts: IOOptions) {
+    this.stdin = streams.stdin;
+    this.stdout = streams.stdout;
+    this.stderr = streams.stderr;
+    this.quiet = opts.quiet ?? false;
+    this.verbose = opts.verbose ?? false;
+    this.isCI = isTruthy(opts.env.CI);
+    this.color = new Chalk({ level: colorLevel(Boolean(this.stdout.isTTY), opts) });
+    this.errColor = new Chalk({ level: colorLevel(Boolean(this.stderr.isTTY), opts) });
+  }
+
+  get stdoutIsTTY(): boolean {
+    return Boolean(this.stdout.isTTY);
+  }
+
+  /** Whether we may ask the user something: both ends of the conversation are a terminal. */
+  get canPrompt(): boolean {
+    return Boolean(this.stdin.isTTY && this.stderr.isTTY);
+  }
+
+  get spinnersEnabled(): boolean {
+    return Boolean(this.stderr.isTTY) && !this.quiet && !this.isCI;
+  }
+
+  /** Registers a value that must never be printed to stderr (tokens, passwords, secrets). */
+  addSecret(value: string | undefined): void {
+    if (value && value.length >= 4) this.secrets.add(value);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
+    return out;
+  }
+
+  out(text: string): void {
+    this.stdout.write(text);
+  }
+
+  /** Progress and informational lines; silenced by --quiet. */
+  notice(text: string): void {
+    if (!this.quiet) this.writeErr(text);
+  }
+
+  /** Hints such as "use --all"; silenced by --quiet. */
+  hint(text: string): void {
+    if (!this.quiet) this.writeErr(this.errColor.dim(text));
+  }
+
+  warn(text: string): void {
+    this.writeErr(`${this.errColor.yellow('warning:')} ${text}`);
+  }
+
+  debug(text: string): void {
+    if (this.verbose) this.writeErr(this.errColor.dim(text));
+  }
+
+  writeErr(line: string): void {
+    this.stderr.write(this.redact(line.endsWith('\n') ? line : `${line}\n`));
+  }
+
+  /** A spinner on a TTY stderr only; otherwise a no-op (and ora is never loaded). */
+  async spinner(text: string): Promise<Spinner> {
+    if (!this.spinnersEnabled) return { update() {}, stop() {} };
+    const { default: ora } = await import('ora');
+    const s = ora({ text: this.redact(text), stream: this.stderr, discardStdin: false }).start();
+    return {
+      update: (t) => {
+        s.text = this.redact(t);
+      },
+      stop: () => {
+        s.stop();
+      },
+    };
+  }
+}
+
+function isTruthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/** --no-color beats FORCE_COLOR (flag over environment); FORCE_COLOR beats NO_COLOR; else colour on a TTY. */
+function colorLevel(isTTY: boolean, opts: IOOptions): 0 | 1 | 2 | 3 {
+  if (opts.noColorFlag) return 0;
+  const force = opts.env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '0' || force === 'false') return 0;
+    const n = Number(force);
+    return n === 2 || n === 3 ? n : 1;
+  }
+  if (opts.env.NO_COLOR !== undefined && opts.env.NO_COLOR !== '') return 0;
+  if (opts.env.TERM === 'dumb') return 0;
+  return isTTY ? 1 : 0;
+}

@@ -1,0 +1,157 @@
+import type { ChalkInstance } from 'chalk';
+import type { OutputFormat } from './config.js';
+import { UsageError } from './errors.js';
+import type { IO } from './io.js';
+
+export interface Column<T> {
+  header: string;
+  value: (item: T) => unknown;
+  /** Colours a table cell when colour is on. */
+  style?: (text: string, item: T, color: ChalkInstance) => string;
+  /** Shown only when at least one item has a value. */
+  optional?: boolean;
+}
+
+export type Items<T> = Iterable<T> | AsyncIterable<T>;
+
+export function cellText(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+/** RFC 4180: quote a field holding a comma, quote or line break; double the quotes inside. */
+export function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** JSON.stringify(array, null, 2) written one element at a time, so `--all` streams. */
+export class JsonArrayWriter {
+  private count = 0;
+  constructor(private readonly write: (s: string) => void) {}
+  push(item: unknown): void {
+    const body = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
+    this.write(`${this.count === 0 ? '[\n  ' : ',\n  '}${body}`);
+    this.count++;
+  }
+  end(): void {
+    this.write(this.count === 0 ? '[]\n' : '\n]\n');
+  }
+}
+
+export interface ListOutput<T> {
+  format: OutputFormat;
+  columns: Column<T>[];
+  /** The noun for "No connections found." */
+  noun: string;
+}
+
+/** Writes a list in the chosen format from one item stream; returns how many items were written. */
+export async function writeList<T>(io: IO, items: Items<T>, out: ListOutput<T>): Promise<number> {
+  let n = 0;
+  switch (out.format) {
+    case 'json': {
+      const w = new JsonArrayWriter((s) => io.out(s));
+      try {
+        for await (const item of items) {
+          w.push(item);
+          n++;
+        }
+      } finally {
+        w.end();
+      }
+      return n;
+    }
+    case 'ndjson':
+      for await (const item of items) {
+        io.out(`${JSON.stringify(item)}\n`);
+        n++;
+      }
+      return n;
+    case 'csv': {
+      io.out(`${out.columns.map((c) => csvField(c.header.toLowerCase())).join(',')}\n`);
+      for await (const item of items) {
+        io.out(`${out.columns.map((c) => csvField(cellText(c.value(item)))).join(',')}\n`);
+        n++;
+      }
+      return n;
+    }
+    case 'table': {
+      const all: T[] = [];
+      for await (const item of items) all.push(item);
+      if (all.length === 0) {
+        io.notice(`No ${out.noun} found.`);
+        return 0;
+      }
+      io.out(await renderTable(io, all, out.columns));
+      return all.length;
+    }
+    case 'sarif':
+      throw new UsageError('sarif output is available for findings only');
+  }
+}
+
+export async function renderTable<T>(io: IO, items: T[], columns: Column<T>[]): Promise<string> {
+  const cols = columns.filter((c) => !c.optional || items.some((i) => cellText(c.value(i)) !== ''));
+  const { default: Table } = await import('cli-table3');
+  const table = new Table({
+    head: cols.map((c) => io.color.bold(c.header)),
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+    chars: {
+      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+      left: '', 'left-mid': '', mid: '', 'mid-mid': '',
+      right: '', 'right-mid': '', middle: '',
+    },
+  });
+  for (const item of items) {
+    table.push(
+      cols.map((c) => {
+        const text = sanitizeCell(cellText(c.value(item)));
+        return c.style ? c.style(text, item, io.color) : text;
+      }),
+    );
+  }
+  return `${table.toString().replace(/[ \t]+$/gm, '')}\n`;
+}
+
+/** Control characters from the service must not drive the user's terminal. */
+function sanitizeCell(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+
+/** A single record: key/value lines for a table, the object itself otherwise. */
+export async function writeObject(
+  io: IO,
+  format: OutputFormat,
+  obj: Record<string, unknown>,
+  fields?: [label: string, key: string][],
+): Promise<void> {
+  switch (format) {
+    case 'json':
+      io.out(`${JSON.stringify(obj, null, 2)}\n`);
+      return;
+    case 'ndjson':
+      io.out(`${JSON.stringify(obj)}\n`);
+      return;
+    case 'csv': {
+      const keys = fields ? fields.map(([, k]) => k) : Object.keys(obj);
+      io.out(`${keys.map(csvField).join(',')}\n${keys.map((k) => csvField(cellText(obj[k]))).join(',')}\n`);
+      return;
+    }
+    case 'table': {
+      const rows = fields ?? Object.keys(obj).map((k) => [k, k] as [string, string]);
+      const width = Math.max(...rows.map(([l]) => l.length));
+      for (const [label, key] of rows) {
+        const v = obj[key];
+        if (v === undefined || v === null || v === '') continue;
+        io.out(`${io.color.bold(label.padEnd(width))}  ${sanitizeCell(cellText(v))}\n`);
+      }
+      return;
+    }
+    case 'sarif':
+      throw new UsageError('sarif output is available for findings only');
+  }
+}
