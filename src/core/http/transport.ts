@@ -17,10 +17,11 @@ export function createTransport(opts: TransportOptions): Send {
   // undici is large: it is loaded on the first request, not at start-up (help, config, completion never pay).
   let undici: Promise<{ request: UndiciRequest; dispatcher: Dispatcher }> | undefined;
   const load = () =>
-    (undici ??= import('undici').then((u) => ({
-      request: u.request,
-      dispatcher: opts.dispatcher ?? new u.EnvHttpProxyAgent(),
-    })));
+    (undici ??= import('undici').then((mod) => {
+      // Bundled, undici (CommonJS) arrives as the default export; unbundled, as named exports.
+      const u = (mod.EnvHttpProxyAgent ? mod : (mod as unknown as { default: typeof mod }).default) as typeof mod;
+      return { request: u.request, dispatcher: opts.dispatcher ?? new u.EnvHttpProxyAgent() };
+    }));
 
   return async function send(req: HttpRequest): Promise<HttpResponse> {
     const { request, dispatcher } = await load();

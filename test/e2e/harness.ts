@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.js';
+
+export const BIN = fileURLToPath(new URL('../../bin/cssctl.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time of the run in ms. */
+  ms: number;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs the built bin/cssctl.js as a subprocess with a clean environment: nothing from the developer's
+ * shell (proxies, tokens, D-Bus) leaks in unless a test passes it.
+ */
+export function runCli(args: string[], baseEnv: Record<string, string | undefined>, opts: RunOptions = {}): Promise<CliResult> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...baseEnv, ...opts.env })) if (v !== undefined) env[k] = v;
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`cssctl ${args.join(' ')} did not finish in ${opts.timeoutMs ?? 20_000} ms\n${stderr}`));
+    }, opts.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** A sandbox plus a private config folder and HOME: one isolated user of cssctl. */
+export class World {
+  readonly dir: string;
+  readonly configDir: string;
+  readonly home: string;
+  env: Record<string, string | undefined>;
+
+  private constructor(readonly sandbox: Sandbox) {
+    this.dir = mkdtempSync(join(tmpdir(), 'cssctl-e2e-'));
+    this.configDir = join(this.dir, 'config');
+    this.home = join(this.dir, 'home');
+    this.env = {
+      PATH: process.env.PATH,
+      HOME: this.home,
+      LANG: 'C.UTF-8',
+      CSSCTL_CONFIG_DIR: this.configDir,
+      // Back-off of 2 s then 4 s scaled down (the unit tests check the real schedule on a fake clock).
+      CSSCTL_RETRY_BASE_MS: '20',
+    };
+  }
+
+  static async start(opts: Partial<SandboxOptions> = {}): Promise<World> {
+    return new World(await startSandbox({ port: 0, ...opts }));
+  }
+
+  get url(): string {
+    return this.sandbox.url;
+  }
+
+  run(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+    return runCli(args, this.env, opts);
+  }
+
+  cred(workspace = 'acme', role: 'owner' | 'read_only' = 'owner') {
+    const c = this.sandbox.credentials.find((x) => x.workspace === workspace && x.role === role);
+    if (!c) throw new Error(`no seeded ${role} in ${workspace}`);
+    return c;
+  }
+
+  /** Logs in with --password-stdin; returns the run. */
+  async login(workspace = 'acme', role: 'owner' | 'read_only' = 'owner', extra: string[] = [], opts: RunOptions = {}) {
+    const c = this.cred(workspace, role);
+    const res = await this.run(
+      ['login', '--base-url', this.url, '-w', workspace, '--email', c.email, '--password-stdin', ...extra],
+      { ...opts, input: `${c.password}\n` },
+    );
+    if (res.code !== 0) throw new Error(`login failed (${res.code}): ${res.stderr}`);
+    return res;
+  }
+
+  async close(): Promise<void> {
+    await this.sandbox.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Requests the sandbox received under /api/v1<prefix>. */
+export function received(sandbox: Sandbox, prefix: string, method?: string) {
+  return sandbox.requests.filter((r) => r.path.startsWith(`/api/v1${prefix}`) && (!method || r.method === method));
+}

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimiter, bucketFor } from '../../src/core/http/ratelimit.js';
+import { RateLimitError, exitCodeFor } from '../../src/core/errors.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { req, rl, scripted } from '../helpers/fake-send.js';
+
+const scope = (r: { url: string; headers: Record<string, string> }) =>
+  `${new URL(r.url).origin} ${r.headers['x-tenant-slug'] ?? ''}`;
+
+function setup(maxWaitSec = 300) {
+  const clock = new FakeClock();
+  clock.rand = 0; // no jitter: any early send shows
+  const waits: number[] = [];
+  const limiter = new RateLimiter({ clock, maxWaitMs: maxWaitSec * 1000, onWait: ({ waitMs }) => waits.push(waitMs) });
+  return { clock, limiter, waits };
+}
+
+describe('rate limit layer', () => {
+  it('on 429 waits until X-RateLimit-Reset (never early, at most 1 s of jitter) and then retries', async () => {
+    const { clock, limiter, waits } = setup();
+    const reset = Math.floor(clock.now() / 1000) + 17;
+    const t = scripted(clock, [{ status: 429, headers: rl(0, reset) }, { status: 200, headers: rl(119, reset + 60) }]);
+    const res = await limiter.layer(t.send, scope)(req());
+    expect(res.status).toBe(200);
+    expect(t.sent).toHaveLength(2);
+    expect(t.sent[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
+    expect(t.sent[1]!.at).toBeLessThan(reset * 1000 + 1000);
+    expect(waits).toHaveLength(1);
+  });
+
+  it('adds at most one second of jitter', async () => {
+    const { clock, limiter } = setup();
+    clock.rand = 0.999;
+    const reset = Math.floor(clock.now() / 1000) + 5;
+    const t = scripted(clock, [{ status: 429, headers: rl(0, reset) }, { status: 200 }]);
+    await limiter.layer(t.send, scope)(req());
+    expect(t.sent[1]!.at - reset * 1000).toBeGreaterThan(900);
+    expect(t.sent[1]!.at - reset * 1000).toBeLessThan(1000);
+  });
+
+  it('reads Retry-After when there is no Reset, and the later of the two when both are given', async () => {
+    const { clock, limiter } = setup();
+    const now = clock.now();
+    const t = scripted(clock, [
+      { status: 429, headers: { 'retry-after': '7' } },
+      { status: 429, headers: { ...rl(0, Math.floor(now / 1000) + 9), 'retry-after': '30' } },
+      { status: 200 },
+    ]);
+    await limiter.layer(t.send, scope)(req());
+    expect(t.sent[1]!.at - t.sent[0]!.at).toBeGreaterThanOrEqual(7000);
+    expect(t.sent[2]!.at - t.sent[1]!.at).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it('waits 60 s on a 429 that names no time', async () => {
+    const { clock, limiter } = setup();
+    const t = scripted(clock, [{ status: 429 }, { status: 200 }]);
+    await limiter.layer(t.send, scope)(req());
+    expect(t.sent[1]!.at - t.sent[0]!.at).toBeGreaterThanOrEqual(60_000);
+    expect(t.sent[1]!.at - t.sent[0]!.at).toBeLessThan(61_000);
+  });
+
+  it('after a response with Remaining 0, holds the next request until Reset', async () => {
+    const { clock, limiter } = setup();
+    const reset = Math.floor(clock.now() / 1000) + 42;
+    const t = scripted(clock, [{ status: 200, headers: rl(0, reset) }, { status: 200, headers: rl(119, reset + 60) }]);
+    const send = limiter.layer(t.send, scope);
+    await send(req());
+    expect(clock.sleeps).toEqual([]);
+    await send(req());
+    expect(t.sent[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
+  });
+
+  it('keeps workspaces apart: an exhausted workspace does not delay another', async () => {
+    const { clock, limiter } = setup();
+    const reset = Math.floor(clock.now() / 1000) + 42;
+    const t = scripted(clock, [{ status: 200, headers: rl(0, reset) }, { status: 200, headers: rl(100, reset) }]);
+    const send = limiter.layer(t.send, scope);
+    await send(req({ headers: { 'x-tenant-slug': 'acme' } }));
+    await send(req({ headers: { 'x-tenant-slug': 'globex' } }));
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('counts POST /scans against its own limit without stalling other requests', async () => {
+    const { clock, limiter } = setup();
+    const reset = Math.floor(clock.now() / 1000) + 30;
+    const t = scripted(clock, [
+      { status: 201, headers: rl(0, reset, 10) },
+      { status: 200, headers: rl(100, reset) },
+      { status: 201, headers: rl(9, reset + 60, 10) },
+    ]);
+    const send = limiter.layer(t.send, scope);
+    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: bucketFor('POST', '/scans') }));
+    await send(req()); // GET: not held back by the scans bucket
+    expect(clock.sleeps).toEqual([]);
+    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: 'scans-create' }));
+    expect(t.sent[2]!.at).toBeGreaterThanOrEqual(reset * 1000);
+  });
+
+  it('fails with exit 8 without waiting when the wait would pass --max-wait', async () => {
+    const { clock, limiter } = setup(10);
+    const reset = Math.floor(clock.now() / 1000) + 45;
+    const t = scripted(clock, [{ status: 429, headers: rl(0, reset) }]);
+    const err = await limiter.layer(t.send, scope)(req()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(exitCodeFor(err)).toBe(8);
+    expect(clock.sleeps).toEqual([]);
+    expect(t.sent).toHaveLength(1);
+  });
+
+  it('bounds the total of several waits by --max-wait', async () => {
+    const { clock, limiter } = setup(25);
+    const r = () => ({ status: 429, headers: rl(0, Math.floor(clock.now() / 1000) + 10) });
+    const t = scripted(clock, [r, r, r, r, r]);
+    const err = await limiter.layer(t.send, scope)(req()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(clock.totalSlept).toBeLessThanOrEqual(25_000);
+    expect(t.sent.length).toBe(3);
+  });
+
+  it('treats a Reset already past (clock skew) as at least one second, not a tight loop', async () => {
+    const { clock, limiter } = setup();
+    const t = scripted(clock, [{ status: 429, headers: rl(0, Math.floor(clock.now() / 1000) - 5) }, { status: 200 }]);
+    await limiter.layer(t.send, scope)(req());
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('names the bucket of each endpoint', () => {
+    expect(bucketFor('POST', '/auth/login')).toBe('login');
+    expect(bucketFor('POST', '/auth/refresh')).toBe('refresh');
+    expect(bucketFor('POST', '/scans')).toBe('scans-create');
+    expect(bucketFor('GET', '/scans')).toBe('all');
+    expect(bucketFor('GET', '/findings?severity=high')).toBe('all');
+  });
+});
