@@ -14,7 +14,9 @@ const common = {
   external: ['keytar'],
   define: { __CSSCTL_VERSION__: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies call require(); give them one in the ESM output.
-  banner: { js: "import { createRequire as __cssctlCreateRequire } from 'node:module'; const require = __cssctlCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cssctlCreateRequire } from 'node:module'; const require = __cssctlCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 };
 

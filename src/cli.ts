@@ -22,7 +22,8 @@ export interface MainOptions {
 function earlyFlags(argv: string[], env: NodeJS.ProcessEnv) {
   const args = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined);
   const outIdx = args.findIndex((a) => a === '-o' || a === '--output');
-  const eqOut = args.find((a) => a.startsWith('--output='))?.slice(9) ?? args.find((a) => /^-o\w/.test(a))?.slice(2);
+  const eqOut =
+    args.find((a) => a.startsWith('--output='))?.slice(9) ?? args.find((a) => /^-o\w/.test(a))?.slice(2);
   const output = eqOut ?? (outIdx >= 0 ? args[outIdx + 1] : undefined);
   return {
     quiet: args.includes('-q') || args.includes('--quiet'),
@@ -77,7 +78,13 @@ export async function main(opts: MainOptions): Promise<number> {
   });
   const signal = opts.signal ?? new AbortController().signal;
   const makeContext = (cmd: Command) =>
-    new Context({ io, env: opts.env, globals: cmd.optsWithGlobals<GlobalOptions>(), signal, clock: opts.clock });
+    new Context({
+      io,
+      env: opts.env,
+      globals: cmd.optsWithGlobals<GlobalOptions>(),
+      signal,
+      clock: opts.clock,
+    });
 
   const program = buildProgram(io, makeContext);
   try {
@@ -88,12 +95,16 @@ export async function main(opts: MainOptions): Promise<number> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.ok;
       if (err.code === 'commander.help') return ExitCode.ok;
       if (err.code === 'commander.executeSubCommandAsync') return ExitCode.error;
-      reportError(io, new CliError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')), early.jsonErrors);
+      reportError(
+        io,
+        new CliError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')),
+        early.jsonErrors,
+      );
       return ExitCode.usage;
     }
-    if (signal.aborted && !(err instanceof InterruptedError)) err = new InterruptedError();
-    reportError(io, err, early.jsonErrors);
-    return exitCodeFor(err);
+    const failure = signal.aborted && !(err instanceof InterruptedError) ? new InterruptedError() : err;
+    reportError(io, failure, early.jsonErrors);
+    return exitCodeFor(failure);
   }
 }
 

@@ -96,6 +96,7 @@ export class Paginator<T> {
       if (this.total !== undefined && this.position >= this.total) break;
       if (this.total === undefined && page.items.length < this.opts.pageSize) break;
     }
-    if (dropped > 0) this.opts.io.warn(`dropped ${dropped} item(s) already printed (the list changed while paging)`);
+    if (dropped > 0)
+      this.opts.io.warn(`dropped ${dropped} item(s) already printed (the list changed while paging)`);
   }
 }

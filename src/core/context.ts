@@ -57,16 +57,28 @@ function seconds(name: string, raw: string | undefined, fallback: number, min: n
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || n < min) {
-    throw new UsageError(`invalid ${name} "${raw}": expected a number of seconds${min > 0 ? ' above 0' : ''}`);
+    throw new UsageError(
+      `invalid ${name} "${raw}": expected a number of seconds${min > 0 ? ' above 0' : ''}`,
+    );
   }
   return n;
 }
 
 /** flag > environment > profile > default, for every setting. */
-export function resolveSettings(g: GlobalOptions, env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Settings {
+export function resolveSettings(
+  g: GlobalOptions,
+  env: NodeJS.ProcessEnv,
+  profile: Profile,
+  profileName: string,
+): Settings {
   const sources = {} as Record<ConfigKey, Source>;
   const values: Profile = {};
-  const pick = (key: ConfigKey, flag: string | undefined, envValue: string | undefined, norm: (v: string) => string) => {
+  const pick = (
+    key: ConfigKey,
+    flag: string | undefined,
+    envValue: string | undefined,
+    norm: (v: string) => string,
+  ) => {
     let v: string | undefined;
     if (flag !== undefined) [v, sources[key]] = [norm(flag), 'flag'];
     else if (envValue) [v, sources[key]] = [norm(envValue), 'env'];
@@ -148,7 +160,11 @@ export class Context {
   }
 
   credentials(): Credentials {
-    this.credentialsInstance ??= new Credentials(parseStoreMode(this.env.CSSCTL_CREDENTIAL_STORE), this.configDir, this.env);
+    this.credentialsInstance ??= new Credentials(
+      parseStoreMode(this.env.CSSCTL_CREDENTIAL_STORE),
+      this.configDir,
+      this.env,
+    );
     return this.credentialsInstance;
   }
 
@@ -189,12 +205,15 @@ export class Context {
     send = withLogging(send, (line) => io.debug(line), this.clock);
     send = limiter.layer(send, (req) => {
       const origin = new URL(req.url).origin;
-      return req.bucket === 'login' || req.bucket === 'refresh' ? origin : `${origin} ${req.headers['x-tenant-slug'] ?? ''}`;
+      return req.bucket === 'login' || req.bucket === 'refresh'
+        ? origin
+        : `${origin} ${req.headers['x-tenant-slug'] ?? ''}`;
     });
     const retryBase = Number(this.env.CSSCTL_RETRY_BASE_MS);
     send = withRetry(send, {
       clock: this.clock,
-      baseMs: Number.isFinite(retryBase) && retryBase >= 0 && this.env.CSSCTL_RETRY_BASE_MS ? retryBase : 1000,
+      baseMs:
+        Number.isFinite(retryBase) && retryBase >= 0 && this.env.CSSCTL_RETRY_BASE_MS ? retryBase : 1000,
       onRetry: ({ attempt, waitMs, reason }) =>
         io.notice(`${reason}; retrying in ${formatWait(waitMs)} (attempt ${attempt} of 3)`),
     });

@@ -1,4 +1,12 @@
-import { existsSync, readFileSync, renameSync, statSync, chmodSync, writeFileSync, unlinkSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  chmodSync,
+  writeFileSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CliError, UsageError } from './errors.js';
@@ -75,7 +83,10 @@ export class KeychainStore implements CredentialStore {
   constructor(private readonly keytar: Keytar) {}
 
   /** Loads keytar and checks that a keychain answers; undefined when none can be reached. */
-  static async connect(env: NodeJS.ProcessEnv, timeoutMs = KEYCHAIN_TIMEOUT_MS): Promise<KeychainStore | undefined> {
+  static async connect(
+    env: NodeJS.ProcessEnv,
+    timeoutMs = KEYCHAIN_TIMEOUT_MS,
+  ): Promise<KeychainStore | undefined> {
     // On Linux the Secret Service lives on the session bus: without one there is no keychain to ask.
     if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) return undefined;
     let keytar: Keytar;
@@ -86,7 +97,11 @@ export class KeychainStore implements CredentialStore {
       return undefined; // optional dependency not installed or not built
     }
     try {
-      await withTimeout(keytar.getPassword(KEYCHAIN_SERVICE, '__cssctl_probe__'), timeoutMs, 'keychain probe');
+      await withTimeout(
+        keytar.getPassword(KEYCHAIN_SERVICE, '__cssctl_probe__'),
+        timeoutMs,
+        'keychain probe',
+      );
       return new KeychainStore(keytar);
     } catch {
       return undefined;

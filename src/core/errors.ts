@@ -127,7 +127,16 @@ export class ApiError extends CliError {
       detail = bodyText.trim();
     }
     if (!detail && fieldErrors.length > 0) detail = 'request was rejected';
-    return new ApiError({ status, method: req.method, url: req.url, detail, code, field, requestId, fieldErrors });
+    return new ApiError({
+      status,
+      method: req.method,
+      url: req.url,
+      detail,
+      code,
+      field,
+      requestId,
+      fieldErrors,
+    });
   }
 }
 

@@ -9,7 +9,11 @@ function interrupted(err: unknown): never {
   throw err;
 }
 
-export async function promptText(io: IO, message: string, opts: { default?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
+export async function promptText(
+  io: IO,
+  message: string,
+  opts: { default?: string; validate?: (v: string) => true | string } = {},
+): Promise<string> {
   if (!io.canPrompt) throw new UsageError(`${message} is required (no terminal to ask on)`);
   const { default: input } = await import('@inquirer/input');
   try {
@@ -28,7 +32,12 @@ export async function promptPassword(io: IO, message: string): Promise<string> {
   const { default: password } = await import('@inquirer/password');
   try {
     return await password(
-      { message, mask: '*', validate: (v: string) => (v.length > 0 ? true : 'a password is required'), theme: { prefix: '?' } },
+      {
+        message,
+        mask: '*',
+        validate: (v: string) => (v.length > 0 ? true : 'a password is required'),
+        theme: { prefix: '?' },
+      },
       { input: io.stdin, output: io.stderr },
     );
   } catch (err) {

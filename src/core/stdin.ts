@@ -2,7 +2,11 @@ import type { Readable } from 'node:stream';
 import { UsageError } from './errors.js';
 
 /** Reads all of a stream as bytes, refusing more than `limit` (so a mistaken pipe cannot eat memory). */
-export async function readAll(stream: Readable, limit = 8 * 1024 * 1024, what = 'standard input'): Promise<Buffer> {
+export async function readAll(
+  stream: Readable,
+  limit = 8 * 1024 * 1024,
+  what = 'standard input',
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

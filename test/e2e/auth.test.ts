@@ -44,7 +44,13 @@ describe('login with the file store (no D-Bus session: auto falls back with a wa
     expect(res.stdout).toMatch(/Workspace\s+acme/);
     expect(res.stdout).toMatch(/Token expires\s+in \d+m/);
     const json = JSON.parse((await w.run(['auth', 'status', '--json'])).stdout);
-    expect(json).toMatchObject({ profile: 'default', base_url: w.url, workspace: 'acme', token_source: 'file', expired: false });
+    expect(json).toMatchObject({
+      profile: 'default',
+      base_url: w.url,
+      workspace: 'acme',
+      token_source: 'file',
+      expired: false,
+    });
   });
 
   it('auth token prints a token the service accepts; auth refresh rotates it', async () => {
@@ -122,14 +128,29 @@ describe('login input', () => {
   });
 
   it('empty password on stdin is exit 2', async () => {
-    const res = await w.run(['login', '--base-url', w.url, '-w', 'acme', '--email', 'x@y.z', '--password-stdin'], { input: '' });
+    const res = await w.run(
+      ['login', '--base-url', w.url, '-w', 'acme', '--email', 'x@y.z', '--password-stdin'],
+      { input: '' },
+    );
     expect(res.code).toBe(2);
   });
 
   it('a plain-http non-loopback base URL is refused before any request (exit 2)', async () => {
-    const res = await w.run(['login', '--base-url', 'http://scanner.example.com', '-w', 'acme', '--email', 'x@y.z', '--password-stdin'], {
-      input: 'pw\n',
-    });
+    const res = await w.run(
+      [
+        'login',
+        '--base-url',
+        'http://scanner.example.com',
+        '-w',
+        'acme',
+        '--email',
+        'x@y.z',
+        '--password-stdin',
+      ],
+      {
+        input: 'pw\n',
+      },
+    );
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/https/);
   });
@@ -137,9 +158,23 @@ describe('login input', () => {
   it('a trailing /api/v1 on the base URL is accepted and not doubled', async () => {
     const c = w.cred();
     w.sandbox.clearRequests();
-    const res = await w.run(['login', '--base-url', `${w.url}/api/v1/`, '-w', 'acme', '--email', c.email, '--password-stdin', '--profile', 'slash'], {
-      input: `${c.password}\n`,
-    });
+    const res = await w.run(
+      [
+        'login',
+        '--base-url',
+        `${w.url}/api/v1/`,
+        '-w',
+        'acme',
+        '--email',
+        c.email,
+        '--password-stdin',
+        '--profile',
+        'slash',
+      ],
+      {
+        input: `${c.password}\n`,
+      },
+    );
     expect(res.code).toBe(0);
     expect(received(w.sandbox, '/auth/login')).toHaveLength(1);
     expect(w.sandbox.requests.some((r) => r.path.includes('/api/v1/api/v1'))).toBe(false);
@@ -158,7 +193,9 @@ describe('the real OS keychain (gnome-keyring over D-Bus)', () => {
     const res = await w.login('acme', 'owner', [], { env });
     expect(res.stdout).toMatch(/token stored in the OS keychain/);
     expect(res.stderr).not.toMatch(/warning/);
-    const secret = execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc'], { env: { ...process.env } }).toString();
+    const secret = execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc'], {
+      env: { ...process.env },
+    }).toString();
     const tokens = JSON.parse(secret);
     expect(tokens.access_token.split('.')).toHaveLength(3);
     expect(tokens.refresh_token).toBeTruthy();
@@ -170,7 +207,9 @@ describe('the real OS keychain (gnome-keyring over D-Bus)', () => {
     expect(list.code).toBe(0);
     const out = await w.run(['logout'], { env });
     expect(out.stdout).toMatch(/removed from keychain/);
-    expect(() => execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc'], { stdio: 'pipe' })).toThrow();
+    expect(() =>
+      execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc'], { stdio: 'pipe' }),
+    ).toThrow();
   });
 
   run('CSSCTL_CREDENTIAL_STORE=file keeps the session out of the keychain', async () => {
@@ -178,7 +217,9 @@ describe('the real OS keychain (gnome-keyring over D-Bus)', () => {
     await w.login('acme', 'owner', [], { env });
     const st = JSON.parse((await w.run(['auth', 'status', '--json'], { env })).stdout);
     expect(st.token_source).toBe('file');
-    expect(() => execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc-file'], { stdio: 'pipe' })).toThrow();
+    expect(() =>
+      execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc-file'], { stdio: 'pipe' }),
+    ).toThrow();
   });
 });
 
@@ -186,7 +227,10 @@ describe('CSSCTL_CREDENTIAL_STORE and CSSCTL_TOKEN', () => {
   it('keychain mode with no keychain fails clearly (exit 1), and an unknown mode is exit 2', async () => {
     const c = w.cred();
     const args = ['login', '--base-url', w.url, '-w', 'acme', '--email', c.email, '--password-stdin'];
-    const kc = await w.run(args, { input: `${c.password}\n`, env: { CSSCTL_CREDENTIAL_STORE: 'keychain', CSSCTL_PROFILE: 'nokc' } });
+    const kc = await w.run(args, {
+      input: `${c.password}\n`,
+      env: { CSSCTL_CREDENTIAL_STORE: 'keychain', CSSCTL_PROFILE: 'nokc' },
+    });
     expect(kc.code).toBe(1);
     expect(kc.stderr).toMatch(/keychain/);
     const bad = await w.run(['auth', 'status'], { env: { CSSCTL_CREDENTIAL_STORE: 'vault' } });
@@ -195,7 +239,12 @@ describe('CSSCTL_CREDENTIAL_STORE and CSSCTL_TOKEN', () => {
 
   it('CSSCTL_TOKEN is used as it is: status says env, no store is read or written', async () => {
     const token = await w.sandbox.issueAccessToken(w.cred().email, 600);
-    const env = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: w.url, CSSCTL_WORKSPACE: 'acme', CSSCTL_PROFILE: 'envonly' };
+    const env = {
+      CSSCTL_TOKEN: token,
+      CSSCTL_BASE_URL: w.url,
+      CSSCTL_WORKSPACE: 'acme',
+      CSSCTL_PROFILE: 'envonly',
+    };
     const st = JSON.parse((await w.run(['auth', 'status', '--json'], { env })).stdout);
     expect(st.token_source).toBe('env');
     const list = await w.run(['connections', 'list', '--json'], { env });
@@ -208,7 +257,9 @@ describe('CSSCTL_CREDENTIAL_STORE and CSSCTL_TOKEN', () => {
   it('an expired CSSCTL_TOKEN is exit 3 and never refreshed', async () => {
     const token = await w.sandbox.issueAccessToken(w.cred().email, -60);
     w.sandbox.clearRequests();
-    const res = await w.run(['connections', 'list'], { env: { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: w.url, CSSCTL_WORKSPACE: 'acme' } });
+    const res = await w.run(['connections', 'list'], {
+      env: { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: w.url, CSSCTL_WORKSPACE: 'acme' },
+    });
     expect(res.code).toBe(3);
     expect(res.stderr).toMatch(/CSSCTL_TOKEN/);
     expect(received(w.sandbox, '/auth/refresh')).toHaveLength(0);

@@ -25,7 +25,11 @@ export interface RunOptions {
  * Runs the built bin/cssctl.js as a subprocess with a clean environment: nothing from the developer's
  * shell (proxies, tokens, D-Bus) leaks in unless a test passes it.
  */
-export function runCli(args: string[], baseEnv: Record<string, string | undefined>, opts: RunOptions = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  baseEnv: Record<string, string | undefined>,
+  opts: RunOptions = {},
+): Promise<CliResult> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...baseEnv, ...opts.env })) if (v !== undefined) env[k] = v;
   const started = Date.now();
@@ -37,7 +41,9 @@ export function runCli(args: string[], baseEnv: Record<string, string | undefine
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`cssctl ${args.join(' ')} did not finish in ${opts.timeoutMs ?? 20_000} ms\n${stderr}`));
+      reject(
+        new Error(`cssctl ${args.join(' ')} did not finish in ${opts.timeoutMs ?? 20_000} ms\n${stderr}`),
+      );
     }, opts.timeoutMs ?? 20_000);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -88,7 +94,12 @@ export class World {
   }
 
   /** Logs in with --password-stdin; returns the run. */
-  async login(workspace = 'acme', role: 'owner' | 'read_only' = 'owner', extra: string[] = [], opts: RunOptions = {}) {
+  async login(
+    workspace = 'acme',
+    role: 'owner' | 'read_only' = 'owner',
+    extra: string[] = [],
+    opts: RunOptions = {},
+  ) {
     const c = this.cred(workspace, role);
     const res = await this.run(
       ['login', '--base-url', this.url, '-w', workspace, '--email', c.email, '--password-stdin', ...extra],
@@ -106,5 +117,7 @@ export class World {
 
 /** Requests the sandbox received under /api/v1<prefix>. */
 export function received(sandbox: Sandbox, prefix: string, method?: string) {
-  return sandbox.requests.filter((r) => r.path.startsWith(`/api/v1${prefix}`) && (!method || r.method === method));
+  return sandbox.requests.filter(
+    (r) => r.path.startsWith(`/api/v1${prefix}`) && (!method || r.method === method),
+  );
 }

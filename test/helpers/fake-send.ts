@@ -22,7 +22,13 @@ export function scripted(clock: FakeClock, replies: Reply[]) {
 }
 
 export function req(over: Partial<HttpRequest> = {}): HttpRequest {
-  return { method: 'GET', url: 'http://127.0.0.1:1/api/v1/connections', headers: { 'x-tenant-slug': 'acme' }, bucket: 'all', ...over };
+  return {
+    method: 'GET',
+    url: 'http://127.0.0.1:1/api/v1/connections',
+    headers: { 'x-tenant-slug': 'acme' },
+    bucket: 'all',
+    ...over,
+  };
 }
 
 export function rl(remaining: number, resetEpochSec: number, limit = 120): Record<string, string> {

@@ -11,7 +11,11 @@ function setup(maxWaitSec = 300) {
   const clock = new FakeClock();
   clock.rand = 0; // no jitter: any early send shows
   const waits: number[] = [];
-  const limiter = new RateLimiter({ clock, maxWaitMs: maxWaitSec * 1000, onWait: ({ waitMs }) => waits.push(waitMs) });
+  const limiter = new RateLimiter({
+    clock,
+    maxWaitMs: maxWaitSec * 1000,
+    onWait: ({ waitMs }) => waits.push(waitMs),
+  });
   return { clock, limiter, waits };
 }
 
@@ -19,7 +23,10 @@ describe('rate limit layer', () => {
   it('on 429 waits until X-RateLimit-Reset (never early, at most 1 s of jitter) and then retries', async () => {
     const { clock, limiter, waits } = setup();
     const reset = Math.floor(clock.now() / 1000) + 17;
-    const t = scripted(clock, [{ status: 429, headers: rl(0, reset) }, { status: 200, headers: rl(119, reset + 60) }]);
+    const t = scripted(clock, [
+      { status: 429, headers: rl(0, reset) },
+      { status: 200, headers: rl(119, reset + 60) },
+    ]);
     const res = await limiter.layer(t.send, scope)(req());
     expect(res.status).toBe(200);
     expect(t.sent).toHaveLength(2);
@@ -62,7 +69,10 @@ describe('rate limit layer', () => {
   it('after a response with Remaining 0, holds the next request until Reset', async () => {
     const { clock, limiter } = setup();
     const reset = Math.floor(clock.now() / 1000) + 42;
-    const t = scripted(clock, [{ status: 200, headers: rl(0, reset) }, { status: 200, headers: rl(119, reset + 60) }]);
+    const t = scripted(clock, [
+      { status: 200, headers: rl(0, reset) },
+      { status: 200, headers: rl(119, reset + 60) },
+    ]);
     const send = limiter.layer(t.send, scope);
     await send(req());
     expect(clock.sleeps).toEqual([]);
@@ -73,7 +83,10 @@ describe('rate limit layer', () => {
   it('keeps workspaces apart: an exhausted workspace does not delay another', async () => {
     const { clock, limiter } = setup();
     const reset = Math.floor(clock.now() / 1000) + 42;
-    const t = scripted(clock, [{ status: 200, headers: rl(0, reset) }, { status: 200, headers: rl(100, reset) }]);
+    const t = scripted(clock, [
+      { status: 200, headers: rl(0, reset) },
+      { status: 200, headers: rl(100, reset) },
+    ]);
     const send = limiter.layer(t.send, scope);
     await send(req({ headers: { 'x-tenant-slug': 'acme' } }));
     await send(req({ headers: { 'x-tenant-slug': 'globex' } }));
@@ -89,7 +102,9 @@ describe('rate limit layer', () => {
       { status: 201, headers: rl(9, reset + 60, 10) },
     ]);
     const send = limiter.layer(t.send, scope);
-    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: bucketFor('POST', '/scans') }));
+    await send(
+      req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: bucketFor('POST', '/scans') }),
+    );
     await send(req()); // GET: not held back by the scans bucket
     expect(clock.sleeps).toEqual([]);
     await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: 'scans-create' }));
@@ -100,7 +115,12 @@ describe('rate limit layer', () => {
     const { clock, limiter } = setup(10);
     const reset = Math.floor(clock.now() / 1000) + 45;
     const t = scripted(clock, [{ status: 429, headers: rl(0, reset) }]);
-    const err = await limiter.layer(t.send, scope)(req()).catch((e: unknown) => e);
+    const err = await limiter
+      .layer(
+        t.send,
+        scope,
+      )(req())
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(exitCodeFor(err)).toBe(8);
     expect(clock.sleeps).toEqual([]);
@@ -111,7 +131,12 @@ describe('rate limit layer', () => {
     const { clock, limiter } = setup(25);
     const r = () => ({ status: 429, headers: rl(0, Math.floor(clock.now() / 1000) + 10) });
     const t = scripted(clock, [r, r, r, r, r]);
-    const err = await limiter.layer(t.send, scope)(req()).catch((e: unknown) => e);
+    const err = await limiter
+      .layer(
+        t.send,
+        scope,
+      )(req())
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(clock.totalSlept).toBeLessThanOrEqual(25_000);
     expect(t.sent.length).toBe(3);
@@ -119,7 +144,10 @@ describe('rate limit layer', () => {
 
   it('treats a Reset already past (clock skew) as at least one second, not a tight loop', async () => {
     const { clock, limiter } = setup();
-    const t = scripted(clock, [{ status: 429, headers: rl(0, Math.floor(clock.now() / 1000) - 5) }, { status: 200 }]);
+    const t = scripted(clock, [
+      { status: 429, headers: rl(0, Math.floor(clock.now() / 1000) - 5) },
+      { status: 200 },
+    ]);
     await limiter.layer(t.send, scope)(req());
     expect(clock.sleeps[0]).toBeGreaterThanOrEqual(1000);
   });

@@ -38,7 +38,11 @@ describe('retry layer', () => {
 
   it('retries connection resets and timeouts, not refused connections', async () => {
     const clock = new FakeClock();
-    const t = scripted(clock, [new NetworkError('reset', 'reset'), new NetworkError('slow', 'timeout'), { status: 200 }]);
+    const t = scripted(clock, [
+      new NetworkError('reset', 'reset'),
+      new NetworkError('slow', 'timeout'),
+      { status: 200 },
+    ]);
     expect((await withRetry(t.send, { clock })(req())).status).toBe(200);
     const clock2 = new FakeClock();
     const t2 = scripted(clock2, [new NetworkError('refused', 'refused')]);
@@ -48,7 +52,10 @@ describe('retry layer', () => {
 
   it('throws the last network error after three attempts', async () => {
     const clock = new FakeClock();
-    const t = scripted(clock, [1, 2, 3].map((n) => new NetworkError(`reset ${n}`, 'reset')));
+    const t = scripted(
+      clock,
+      [1, 2, 3].map((n) => new NetworkError(`reset ${n}`, 'reset')),
+    );
     await expect(withRetry(t.send, { clock })(req())).rejects.toThrow('reset 3');
     expect(t.sent).toHaveLength(3);
   });
@@ -56,7 +63,11 @@ describe('retry layer', () => {
   it('sends the same request (headers, Idempotency-Key, body) on every attempt', async () => {
     const clock = new FakeClock();
     const t = scripted(clock, [{ status: 503 }, { status: 201 }]);
-    const r = req({ method: 'POST', headers: { 'idempotency-key': 'k-1', 'x-tenant-slug': 'acme' }, body: '{"a":1}' });
+    const r = req({
+      method: 'POST',
+      headers: { 'idempotency-key': 'k-1', 'x-tenant-slug': 'acme' },
+      body: '{"a":1}',
+    });
     await withRetry(t.send, { clock })(r);
     expect(t.sent.map((s) => s.req.headers['idempotency-key'])).toEqual(['k-1', 'k-1']);
     expect(t.sent.map((s) => s.req.body)).toEqual(['{"a":1}', '{"a":1}']);

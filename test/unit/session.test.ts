@@ -30,19 +30,38 @@ function rotatingService(clock: FakeClock) {
     calls.push(rt);
     await new Promise((r) => setTimeout(r, 20)); // let a rival reach the lock meanwhile
     if (!valid.delete(rt)) {
-      throw new ApiError({ status: 401, method: 'POST', url: 'x', detail: 'refresh token reused', code: 'refresh_token_reused' });
+      throw new ApiError({
+        status: 401,
+        method: 'POST',
+        url: 'x',
+        detail: 'refresh token reused',
+        code: 'refresh_token_reused',
+      });
     }
     n++;
     valid.add(`r${n}`);
     return { access_token: `a${n}`, refresh_token: `r${n}`, expires_in: 3600, token_type: 'bearer' };
   };
-  return { refresh, calls, get now() { return clock.now(); } };
+  return {
+    refresh,
+    calls,
+    get now() {
+      return clock.now();
+    },
+  };
 }
 
-async function makeSession(clock: FakeClock, opts: { expiresInMs: number; refresh?: (rt: string) => Promise<TokenResponse>; envToken?: string }) {
+async function makeSession(
+  clock: FakeClock,
+  opts: { expiresInMs: number; refresh?: (rt: string) => Promise<TokenResponse>; envToken?: string },
+) {
   const credentials = new Credentials('file', dir, {});
   if (!opts.envToken) {
-    await credentials.save('default', { access_token: 'a0', refresh_token: 'r0', expires_at: clock.now() + opts.expiresInMs });
+    await credentials.save('default', {
+      access_token: 'a0',
+      refresh_token: 'r0',
+      expires_at: clock.now() + opts.expiresInMs,
+    });
   }
   const svc = rotatingService(clock);
   const session = new Session({
@@ -85,7 +104,10 @@ describe('session and refresh', () => {
   it('after a 401 refreshes once and replays the request once', async () => {
     const clock = new FakeClock();
     const { session, svc, credentials } = await makeSession(clock, { expiresInMs: 3600_000 });
-    const { api, t } = client(session, clock, [{ status: 401, body: '{"detail":"token expired"}' }, { status: 200, body: '{"ok":1}' }]);
+    const { api, t } = client(session, clock, [
+      { status: 401, body: '{"detail":"token expired"}' },
+      { status: 200, body: '{"ok":1}' },
+    ]);
     expect(await api.request({ path: '/connections' })).toEqual({ ok: 1 });
     expect(svc.calls).toEqual(['r0']);
     expect(t.sent.map((s) => s.req.headers.authorization)).toEqual(['Bearer a0', 'Bearer a1']);
@@ -182,7 +204,11 @@ describe('session and refresh', () => {
 describe('token answers', () => {
   const now = Date.UTC(2026, 0, 1);
   it('keeps the old refresh token when the refresh answer omits it', () => {
-    const t = tokensFrom({ access_token: 'new' }, now, { access_token: 'old', refresh_token: 'keep', expires_at: 0 });
+    const t = tokensFrom({ access_token: 'new' }, now, {
+      access_token: 'old',
+      refresh_token: 'keep',
+      expires_at: 0,
+    });
     expect(t.refresh_token).toBe('keep');
   });
   it('reads the JWT exp when expires_in is missing, else assumes 3600 s', () => {
@@ -205,7 +231,11 @@ describe('requests the client builds', () => {
   it('sends the contract headers, JSON bodies and one Idempotency-Key per POST', async () => {
     const clock = new FakeClock();
     const { session } = await makeSession(clock, { expiresInMs: 3600_000 });
-    const { api, t } = client(session, clock, [{ status: 200, body: '[]' }, { status: 201, body: '{}' }, { status: 201, body: '{}' }]);
+    const { api, t } = client(session, clock, [
+      { status: 200, body: '[]' },
+      { status: 201, body: '{}' },
+      { status: 201, body: '{}' },
+    ]);
     await api.request({ path: '/connections', query: { limit: 5, offset: undefined } });
     await api.request({ method: 'POST', path: '/connections', body: { alias: 'a' } });
     await api.request({ method: 'POST', path: '/connections', body: { alias: 'b' } });
@@ -235,11 +265,23 @@ describe('requests the client builds', () => {
     const clock = new FakeClock();
     const { session } = await makeSession(clock, { expiresInMs: 3600_000 });
     const { api } = client(session, clock, [
-      { status: 409, headers: { 'x-request-id': 'req_1' }, body: '{"detail":"alias exists","code":"conflict","field":"alias"}' },
+      {
+        status: 409,
+        headers: { 'x-request-id': 'req_1' },
+        body: '{"detail":"alias exists","code":"conflict","field":"alias"}',
+      },
     ]);
-    const err = (await api.request({ method: 'POST', path: '/connections', body: {} }).catch((e: unknown) => e)) as ApiError;
+    const err = (await api
+      .request({ method: 'POST', path: '/connections', body: {} })
+      .catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
-    expect([err.status, err.detail, err.code, err.field, err.requestId]).toEqual([409, 'alias exists', 'conflict', 'alias', 'req_1']);
+    expect([err.status, err.detail, err.code, err.field, err.requestId]).toEqual([
+      409,
+      'alias exists',
+      'conflict',
+      'alias',
+      'req_1',
+    ]);
     expect(exitCodeFor(err)).toBe(6);
   });
 });

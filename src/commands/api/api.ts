@@ -28,7 +28,8 @@ export function splitApiPath(raw: string): { path: string; query: Query } {
   if (path.toLowerCase().startsWith(`${API_PREFIX}/`) || path.toLowerCase() === API_PREFIX) {
     path = path.slice(API_PREFIX.length) || '/';
   }
-  if (path.split('/').some((seg) => seg === '..')) throw new UsageError('the path must not contain ".." segments');
+  if (path.split('/').some((seg) => seg === '..'))
+    throw new UsageError('the path must not contain ".." segments');
   const query: Query = {};
   for (const [k, v] of new URLSearchParams(search)) {
     const prev = query[k];
@@ -44,7 +45,9 @@ async function readInput(ctx: Context, input: string): Promise<unknown> {
     try {
       text = readFileSync(input, 'utf8');
     } catch (err) {
-      throw new UsageError(`cannot read --input ${input}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(
+        `cannot read --input ${input}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
   try {
@@ -59,7 +62,8 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
   const fields = parseFields(opts.field ?? [], '-f');
   const hasFields = Object.keys(fields).length > 0;
   const method = (opts.method ?? (hasFields || opts.input ? 'POST' : 'GET')).toUpperCase();
-  if (!METHODS.has(method)) throw new UsageError(`unsupported method "${opts.method}": use ${[...METHODS].join(', ')}`);
+  if (!METHODS.has(method))
+    throw new UsageError(`unsupported method "${opts.method}": use ${[...METHODS].join(', ')}`);
   const bodyless = method === 'GET' || method === 'HEAD' || method === 'DELETE';
   if (opts.input && bodyless) throw new UsageError(`--input cannot be used with ${method}`);
   if (opts.input && hasFields) throw new UsageError('use either -f fields or --input, not both');
@@ -68,7 +72,8 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
   let body: unknown;
   if (opts.input) body = await readInput(ctx, opts.input);
   else if (hasFields && !bodyless) body = fields;
-  else if (hasFields) for (const [k, v] of Object.entries(fields)) query[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  else if (hasFields)
+    for (const [k, v] of Object.entries(fields)) query[k] = typeof v === 'string' ? v : JSON.stringify(v);
 
   const client = await ctx.api();
   if (!opts.paginate) {
@@ -84,13 +89,15 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
   const pager = new Paginator<unknown>(
     async (offset, limit) => {
       const page = await client.request<unknown>({ path, query: { ...query, limit, offset } });
-      if (!Array.isArray(page) && !(page && typeof page === 'object')) throw new CliError('the answer is not a list');
+      if (!Array.isArray(page) && !(page && typeof page === 'object'))
+        throw new CliError('the answer is not a list');
       return readPage<unknown>(page, key);
     },
     {
       pageSize: Number(query.limit) || 100,
       startOffset: Number(query.offset) || 0,
-      idOf: (item) => (item && typeof item === 'object' && 'id' in item ? String((item as { id: unknown }).id) : undefined),
+      idOf: (item) =>
+        item && typeof item === 'object' && 'id' in item ? String((item as { id: unknown }).id) : undefined,
       io: ctx.io,
     },
   );
@@ -98,7 +105,8 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
   try {
     for await (const item of pager) w.push(item);
   } catch (err) {
-    if (err instanceof InterruptedError) throw new InterruptedError(`interrupted; resume with -f offset=${pager.position}`);
+    if (err instanceof InterruptedError)
+      throw new InterruptedError(`interrupted; resume with -f offset=${pager.position}`);
     throw err;
   } finally {
     w.end();

@@ -7,7 +7,12 @@ export function registerApi(program: Command, ctx: MakeContext): void {
     .description('make an authenticated request to /api/v1<path> and print the JSON answer')
     .argument('<path>', 'e.g. /connections or /findings?severity=high')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with -f/--input)')
-    .option('-f, --field <key=value>', 'a query parameter (GET) or body field (repeatable; key:=<json> for a non-string)', collect, [])
+    .option(
+      '-f, --field <key=value>',
+      'a query parameter (GET) or body field (repeatable; key:=<json> for a non-string)',
+      collect,
+      [],
+    )
     .option('--input <file>', "request body from a JSON file ('-' for stdin)")
     .option('--paginate', 'follow limit/offset pages and print every item as one array')
     .action(lazy(ctx, async () => (await import('./api.js')).api));

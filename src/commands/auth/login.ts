@@ -62,7 +62,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   }
   (await ctx.config()).update(ctx.profileName, { base_url: baseUrl, workspace, email });
 
-  if (env.CSSCTL_TOKEN) io.warn('CSSCTL_TOKEN is set: it takes precedence over this login until you unset it');
+  if (env.CSSCTL_TOKEN)
+    io.warn('CSSCTL_TOKEN is set: it takes precedence over this login until you unset it');
   const summary = {
     profile: ctx.profileName,
     base_url: baseUrl,

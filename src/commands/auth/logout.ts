@@ -7,9 +7,12 @@ export async function logout(ctx: Context): Promise<void> {
   if (output !== 'table') {
     await writeObject(ctx.io, output, { profile: ctx.profileName, removed_from: removed });
   } else if (removed.length > 0) {
-    ctx.io.out(`${ctx.io.color.green('✓')} Logged out of profile ${ctx.profileName} (removed from ${removed.join(' and ')})\n`);
+    ctx.io.out(
+      `${ctx.io.color.green('✓')} Logged out of profile ${ctx.profileName} (removed from ${removed.join(' and ')})\n`,
+    );
   } else {
     ctx.io.out(`Not logged in (profile ${ctx.profileName}); nothing to remove\n`);
   }
-  if (ctx.env.CSSCTL_TOKEN) ctx.io.warn('CSSCTL_TOKEN is still set in the environment and will still be used');
+  if (ctx.env.CSSCTL_TOKEN)
+    ctx.io.warn('CSSCTL_TOKEN is still set in the environment and will still be used');
 }

@@ -5,7 +5,8 @@ import { writeList, writeObject } from '../../core/output.js';
 
 function key(raw: string | undefined): ConfigKey {
   const k = (raw ?? '').trim().toLowerCase().replace(/-/g, '_');
-  if (!isConfigKey(k)) throw new UsageError(`unknown config key "${raw}": use one of ${CONFIG_KEYS.join(', ')}`);
+  if (!isConfigKey(k))
+    throw new UsageError(`unknown config key "${raw}": use one of ${CONFIG_KEYS.join(', ')}`);
   return k;
 }
 
@@ -38,7 +39,8 @@ export async function get(ctx: Context, _opts: unknown, args: string[]): Promise
 export async function set(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
   const k = key(args[0]);
   let value = validateConfigValue(k, args[1] ?? '');
-  if (k === 'output' && value === 'sarif') throw new UsageError('sarif is for findings only; it cannot be the default output');
+  if (k === 'output' && value === 'sarif')
+    throw new UsageError('sarif is for findings only; it cannot be the default output');
   if (k === 'email') value = value.trim();
   (await ctx.config()).update(ctx.profileName, { [k]: value });
   ctx.io.notice(`Set ${k} to ${value} (profile ${ctx.profileName})`);

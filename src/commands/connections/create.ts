@@ -22,6 +22,8 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
   const client = await ctx.api();
   const { output } = await ctx.settings();
   const created = await createConnection(client, { alias, provider, ...extra });
-  ctx.io.notice(`${ctx.io.errColor.green('✓')} Created connection ${created?.alias ?? alias} (${created?.provider ?? provider})`);
+  ctx.io.notice(
+    `${ctx.io.errColor.green('✓')} Created connection ${created?.alias ?? alias} (${created?.provider ?? provider})`,
+  );
   await writeObject(ctx.io, output, (created ?? { alias, provider }) as Record<string, unknown>);
 }

@@ -11,6 +11,11 @@ export function registerConnections(program: Command, ctx: MakeContext): void {
     .description('connect a cloud account')
     .requiredOption('--alias <alias>', 'unique name in the workspace')
     .requiredOption('--provider <provider>', 'cloud provider, e.g. aws, gcp, azure')
-    .option('--set <key=value>', 'another field (repeatable; key:=<json> for a non-string value)', collect, [])
+    .option(
+      '--set <key=value>',
+      'another field (repeatable; key:=<json> for a non-string value)',
+      collect,
+      [],
+    )
     .action(lazy(ctx, async () => (await import('./create.js')).create));
 }

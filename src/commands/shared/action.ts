@@ -21,7 +21,8 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>) 
 }
 
 export function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('expected a positive whole number');
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
+    throw new InvalidArgumentError('expected a positive whole number');
   return Number(value);
 }
 

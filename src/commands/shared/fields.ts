@@ -8,7 +8,8 @@ export function parseFields(pairs: string[], flag: string): Record<string, unkno
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {
     const m = /^([^=:]+?)(:?=)([\s\S]*)$/.exec(pair);
-    if (!m || !m[1]!.trim()) throw new UsageError(`invalid ${flag} "${pair}": expected key=value or key:=<json>`);
+    if (!m || !m[1]!.trim())
+      throw new UsageError(`invalid ${flag} "${pair}": expected key=value or key:=<json>`);
     const key = m[1]!.trim();
     if (key in out) throw new UsageError(`${flag} names "${key}" twice`);
     if (m[2] === ':=') {

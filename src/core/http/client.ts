@@ -85,13 +85,21 @@ export class ApiClient {
       res = await this.deps.send({ ...base, headers: { ...headers, authorization: `Bearer ${token}` } });
       if (res.status === 401 && !session.fromEnv) {
         const fresh = await session.afterUnauthorized(token);
-        if (fresh) res = await this.deps.send({ ...base, headers: { ...headers, authorization: `Bearer ${fresh}` } });
+        if (fresh)
+          res = await this.deps.send({ ...base, headers: { ...headers, authorization: `Bearer ${fresh}` } });
       }
       if (res.status === 401) {
         const err = ApiError.fromResponse(res.status, res.body, base, res.headers['x-request-id']);
         throw new AuthError(
-          session.fromEnv ? `CSSCTL_TOKEN was refused: ${err.detail}` : `${err.detail}; session could not be renewed`,
-          { hint: session.fromEnv ? 'set a valid CSSCTL_TOKEN, or unset it and run cssctl login' : 'run cssctl login', cause: err },
+          session.fromEnv
+            ? `CSSCTL_TOKEN was refused: ${err.detail}`
+            : `${err.detail}; session could not be renewed`,
+          {
+            hint: session.fromEnv
+              ? 'set a valid CSSCTL_TOKEN, or unset it and run cssctl login'
+              : 'run cssctl login',
+            cause: err,
+          },
         );
       }
     }

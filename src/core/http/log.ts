@@ -37,7 +37,9 @@ export function withLogging(next: Send, log: (line: string) => void, clock: Cloc
       return res;
     } catch (err) {
       const ms = clock.now() - started;
-      log(`* ${req.method} ${redactUrl(req.url)} -> failed after ${ms}ms: ${(err as Error).message}${attempt}`);
+      log(
+        `* ${req.method} ${redactUrl(req.url)} -> failed after ${ms}ms: ${(err as Error).message}${attempt}`,
+      );
       throw err;
     }
   };

@@ -1,7 +1,6 @@
 import type { Clock } from '../clock.js';
 import { AuthError, CliError } from '../errors.js';
 import type { Credentials, LoadedTokens, TokenSource, Tokens } from '../credentials.js';
-import type { Send } from './types.js';
 
 /** Refresh this long before the access token's expiry (cli-contract.md §5). */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -36,7 +35,10 @@ export function tokensFrom(res: TokenResponse, now: number, previous?: Tokens): 
       : (jwtExpiry(res.access_token) ?? now + 3600_000);
   return {
     access_token: res.access_token,
-    refresh_token: typeof res.refresh_token === 'string' && res.refresh_token ? res.refresh_token : previous?.refresh_token,
+    refresh_token:
+      typeof res.refresh_token === 'string' && res.refresh_token
+        ? res.refresh_token
+        : previous?.refresh_token,
     token_type: res.token_type ?? previous?.token_type ?? 'bearer',
     expires_at: expiresAt,
   };
@@ -105,7 +107,8 @@ export class Session {
   async forceRefresh(): Promise<{ tokens: Tokens; source: TokenSource }> {
     const cur = await this.current();
     if (!cur) throw new AuthError(`not logged in (profile "${this.deps.profile}")`);
-    if (cur.source === 'env') throw new CliError('CSSCTL_TOKEN is set: it is used as it is and cannot be refreshed');
+    if (cur.source === 'env')
+      throw new CliError('CSSCTL_TOKEN is set: it is used as it is and cannot be refreshed');
     const tokens = await this.refresh(cur.tokens.access_token, true);
     return { tokens, source: this.loaded!.source };
   }
@@ -128,9 +131,11 @@ export class Session {
       if (!fresh) throw new AuthError('session expired, run cssctl login', { hint: '' });
       this.loaded = fresh;
       this.remember(fresh.tokens);
-      if (!force && fresh.tokens.access_token !== stale && !this.expiresSoon(fresh.tokens)) return fresh.tokens;
+      if (!force && fresh.tokens.access_token !== stale && !this.expiresSoon(fresh.tokens))
+        return fresh.tokens;
       const refreshToken = fresh.tokens.refresh_token;
-      if (!refreshToken) throw new AuthError('session expired (no refresh token), run cssctl login', { hint: '' });
+      if (!refreshToken)
+        throw new AuthError('session expired (no refresh token), run cssctl login', { hint: '' });
       let answer: TokenResponse;
       try {
         answer = await this.deps.refresh(refreshToken);
@@ -143,7 +148,11 @@ export class Session {
       }
       const tokens = tokensFrom(answer, this.deps.clock.now(), fresh.tokens);
       this.remember(tokens);
-      await this.deps.credentials.save(this.deps.profile, tokens, fresh.source === 'env' ? undefined : fresh.source);
+      await this.deps.credentials.save(
+        this.deps.profile,
+        tokens,
+        fresh.source === 'env' ? undefined : fresh.source,
+      );
       this.loaded = { tokens, source: fresh.source };
       return tokens;
     });

@@ -19,7 +19,9 @@ export function createTransport(opts: TransportOptions): Send {
   const load = () =>
     (undici ??= import('undici').then((mod) => {
       // Bundled, undici (CommonJS) arrives as the default export; unbundled, as named exports.
-      const u = (mod.EnvHttpProxyAgent ? mod : (mod as unknown as { default: typeof mod }).default) as typeof mod;
+      const u = (
+        mod.EnvHttpProxyAgent ? mod : (mod as unknown as { default: typeof mod }).default
+      ) as typeof mod;
       return { request: u.request, dispatcher: opts.dispatcher ?? new u.EnvHttpProxyAgent() };
     }));
 
@@ -36,7 +38,8 @@ export function createTransport(opts: TransportOptions): Send {
         // Following would carry the bearer token to another host (or downgrade the scheme).
         throw new CliError(`refusing to follow a redirect to ${next.origin}: it is not the service's host`);
       }
-      const asGet = res.status === 303 || ((res.status === 301 || res.status === 302) && current.method === 'POST');
+      const asGet =
+        res.status === 303 || ((res.status === 301 || res.status === 302) && current.method === 'POST');
       current = asGet
         ? { ...current, url: next.toString(), method: 'GET', body: undefined }
         : { ...current, url: next.toString() };
@@ -80,7 +83,12 @@ function toNetworkError(err: unknown, req: HttpRequest, timeoutMs: number, timed
   const host = new URL(req.url).host;
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code ?? '';
-  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || e.name === 'TimeoutError') {
+  if (
+    timedOut ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    e.name === 'TimeoutError'
+  ) {
     return new NetworkError(`request to ${host} timed out after ${timeoutMs / 1000}s`, 'timeout', {
       cause: err,
       hint: 'raise --timeout if the service is slow',
