@@ -1,0 +1,126 @@
+// Public types of the sandbox service (see server.ts for startSandbox).
+
+export type Role = 'owner' | 'read_only';
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const EVENT_TYPES = [
+  'scan.completed',
+  'scan.failed',
+  'finding.critical',
+  'finding.high',
+  'compliance.score_dropped',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const SCAN_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+
+export const PROVIDERS = ['aws', 'gcp', 'azure'] as const;
+
+/** Fields that SandboxOptions.refreshOmit can drop from the /auth/refresh answer. */
+export type RefreshField = 'refresh_token' | 'expires_in';
+
+/** Where a fault applies: the next `count` (default 1) requests whose method and path match. */
+export interface FaultTarget {
+  count?: number;
+  /** Path prefix relative to /api/v1, e.g. '/connections'. Absent: every path. */
+  path?: string;
+  /** Upper-case HTTP method. Absent: every method. */
+  method?: string;
+}
+
+export type Fault =
+  | (FaultTarget & {
+      kind: 'status';
+      status: 429 | 500 | 502 | 503 | 504;
+      /** For 429 only: Retry-After and the distance of X-RateLimit-Reset; default 1. */
+      retryAfterSeconds?: number;
+    })
+  /** The request is handled at once; its answer (headers included) is held back `ms`. */
+  | (FaultTarget & { kind: 'slow'; ms: number })
+  /** Reset the connection. `after: true` handles the request first, so only the answer is lost. */
+  | (FaultTarget & { kind: 'cut'; after?: boolean })
+  /** Send status and headers, then wait `ms` before the body. */
+  | (FaultTarget & { kind: 'stall-body'; ms: number });
+
+export interface SandboxOptions {
+  host: string;
+  port: number;
+  tokenTtlSeconds: number;
+  rateLimit: number;
+  scanRateLimit: number;
+  loginRateLimit: number;
+  rateWindowSeconds: number;
+  maxPageSize: number;
+  defaultPageSize: number;
+  scanStepMs: number;
+  findingsPerWorkspace: number;
+  refreshOmit: RefreshField[];
+  faults: Fault[];
+  seed: number;
+  jwtSecret: string;
+}
+
+export interface RecordedRequest {
+  /** The X-Request-Id answered. */
+  id: string;
+  method: string;
+  /** Full path as received (with /api/v1), without the query string. */
+  path: string;
+  query: Record<string, string>;
+  /** Lower-cased names, full values (repeated headers joined with ', '). */
+  headers: Record<string, string>;
+  body: string;
+  /** Status answered; 0 while pending or when the connection was cut. */
+  status: number;
+  /** Epoch ms at which the request arrived. */
+  time: number;
+  /** ms from arrival to the end of the answer. */
+  durationMs: number;
+  /** The injected fault that hit this request, e.g. 'status:500', 'slow:200', 'cut'. */
+  fault?: string;
+  /** True when the answer was an Idempotency-Key replay. */
+  replayed?: boolean;
+}
+
+export interface DemoCredential {
+  workspace: string;
+  email: string;
+  password: string;
+  role: Role;
+}
+
+export interface WebhookDelivery {
+  webhookId: string;
+  url: string;
+  event: EventType;
+  /** The exact bytes sent (or that would have been sent). */
+  body: string;
+  signature: string;
+  /** 'skipped' when the URL is not loopback: the sandbox never talks to other hosts. */
+  outcome: 'pending' | 'delivered' | 'error' | 'skipped';
+  status?: number;
+  error?: string;
+}
+
+export interface Sandbox {
+  /** e.g. http://127.0.0.1:8787 (without /api/v1). */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+  readonly requests: RecordedRequest[];
+  clearRequests(): void;
+  injectFaults(...faults: Fault[]): void;
+  readonly credentials: DemoCredential[];
+  /** Lifetime of access tokens issued from now on (login and refresh). */
+  setTokenTtl(seconds: number): void;
+  revokeAllRefreshTokens(): void;
+  /** A valid access token for a seeded user; a negative ttl gives an already expired one. */
+  issueAccessToken(email: string, ttlSeconds: number): Promise<string>;
+  /** Back to the seeded state: data, tokens, limits, faults, idempotency keys, requests, deliveries. */
+  reset(): void;
+  /** Webhook deliveries attempted (or skipped), in order of dispatch. */
+  readonly deliveries: WebhookDelivery[];
+}
