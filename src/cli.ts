@@ -133,17 +133,25 @@ export function reportError(io: IO, err: unknown, json: boolean): void {
       if (api.field) extras.push(`field ${api.field}`);
       if (api.requestId) extras.push(`request ${api.requestId}`);
     }
-    let line = `${io.errColor.red('error:')} ${e.message}`;
-    if (extras.length > 0 && e instanceof ApiError) line += ` (${extras.join(', ')})`;
+    // Text from the service must not drive the terminal: control characters become spaces.
+    let line = `${io.errColor.red('error:')} ${oneLine(e.message)}`;
+    if (extras.length > 0 && e instanceof ApiError) line += ` (${oneLine(extras.join(', '))})`;
     if (api && api.fieldErrors.length > 0) {
-      line += ` — ${api.fieldErrors.map((f) => (f.field ? `${f.field}: ${f.detail}` : f.detail)).join('; ')}`;
+      line += ` — ${oneLine(api.fieldErrors.map((f) => (f.field ? `${f.field}: ${f.detail}` : f.detail)).join('; '))}`;
     }
     const hint = e instanceof CliError ? e.hint : undefined;
     if (hint) line += io.errColor.dim(` (${hint})`);
-    io.writeErr(line.replace(/\r?\n/g, ' '));
+    io.writeErr(line);
   }
-  if (io.verbose && e.stack && !(e instanceof CliError && !(e.cause instanceof Error))) io.writeErr(e.stack);
-  else if (io.verbose && e.stack && e.cause instanceof Error && e.cause.stack) io.writeErr(e.cause.stack);
+  if (io.verbose) {
+    // The error and the chain of causes behind it (a network error's undici cause, say).
+    for (let c: unknown = e; c instanceof Error; c = c.cause) if (c.stack) io.writeErr(c.stack);
+  }
+}
+
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\r?\n/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
 /** The executable's entry point (bin/cssctl.js). */

@@ -82,7 +82,8 @@ export function resolveSettings(
     let v: string | undefined;
     if (flag !== undefined) [v, sources[key]] = [norm(flag), 'flag'];
     else if (envValue) [v, sources[key]] = [norm(envValue), 'env'];
-    else if (profile[key]) [v, sources[key]] = [profile[key], 'profile'];
+    else if (profile[key])
+      [v, sources[key]] = [norm(profile[key]), 'profile']; // may be hand-edited
     else sources[key] = 'unset';
     if (v !== undefined) values[key] = v;
     return v;

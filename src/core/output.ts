@@ -31,7 +31,7 @@ export class JsonArrayWriter {
   private count = 0;
   constructor(private readonly write: (s: string) => void) {}
   push(item: unknown): void {
-    const body = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
+    const body = (JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n  ');
     this.write(`${this.count === 0 ? '[\n  ' : ',\n  '}${body}`);
     this.count++;
   }

@@ -6,7 +6,8 @@ export const API_PREFIX = '/api/v1';
 /** Loopback hosts are the only ones that may be spoken to over plain HTTP. */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  // Only the names the contract lists: `foo.localhost` may be sent to DNS by some resolvers.
+  if (h === 'localhost') return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1';
   return false;
@@ -38,8 +39,12 @@ export function normalizeBaseUrl(input: string): string {
       `refusing plain http:// for ${url.hostname}: use https:// (http is allowed only for localhost and 127.0.0.1)`,
     );
   }
-  let path = url.pathname.replace(/\/+$/, '');
-  if (path.toLowerCase().endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
+  let path = url.pathname;
+  for (let prev = ''; prev !== path;) {
+    prev = path;
+    path = path.replace(/\/+$/, '');
+    if (path.toLowerCase().endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
+  }
   return `${url.protocol}//${url.host}${path}`;
 }
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { World, received } from './harness.js';
+import { World, hasCommand, received } from './harness.js';
 
 let w: World;
 beforeAll(async () => {
@@ -183,7 +183,7 @@ describe('login input', () => {
 
 describe('the real OS keychain (gnome-keyring over D-Bus)', () => {
   const bus = process.env.DBUS_SESSION_BUS_ADDRESS;
-  const hasKeychain = Boolean(bus) && hasSecretTool();
+  const hasKeychain = Boolean(bus) && hasCommand('secret-tool');
   // In CI the keyring session is part of the test command: a missing one must fail, not skip.
   const run = hasKeychain || process.env.CI === 'true' ? it : it.skip;
 
@@ -266,11 +266,3 @@ describe('CSSCTL_CREDENTIAL_STORE and CSSCTL_TOKEN', () => {
   });
 });
 
-function hasSecretTool(): boolean {
-  try {
-    execFileSync('sh', ['-c', 'command -v secret-tool'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}

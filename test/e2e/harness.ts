@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,4 +120,14 @@ export function received(sandbox: Sandbox, prefix: string, method?: string) {
   return sandbox.requests.filter(
     (r) => r.path.startsWith(`/api/v1${prefix}`) && (!method || r.method === method),
   );
+}
+
+/** Whether a program is on PATH (secret-tool, tmux…). */
+export function hasCommand(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -2,17 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World } from './harness.js';
+import { BIN, World, hasCommand } from './harness.js';
 
 /** A real terminal: tmux runs cssctl in a pane; send-keys types, capture-pane reads the screen. */
-function hasTmux(): boolean {
-  try {
-    execFileSync('sh', ['-c', 'command -v tmux'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const socket = `cssctl-test-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
@@ -29,7 +21,7 @@ async function waitFor(session: string, pattern: RegExp, ms = 10_000): Promise<s
 }
 
 // In CI tmux is installed by .ci/run: missing there is a failure, not a skip.
-const run = hasTmux() || process.env.CI === 'true' ? describe : describe.skip;
+const run = hasCommand('tmux') || process.env.CI === 'true' ? describe : describe.skip;
 
 run('interactive login on a terminal', () => {
   let w: World;

@@ -28,8 +28,10 @@ export function splitApiPath(raw: string): { path: string; query: Query } {
   if (path.toLowerCase().startsWith(`${API_PREFIX}/`) || path.toLowerCase() === API_PREFIX) {
     path = path.slice(API_PREFIX.length) || '/';
   }
-  if (path.split('/').some((seg) => seg === '..'))
+  // The URL parser resolves `..`, `%2e%2e` and backslashes alike: any of them would leave /api/v1.
+  if (path.split(/[\\/]/).some((seg) => seg.replace(/%2e/gi, '.') === '..')) {
     throw new UsageError('the path must not contain ".." segments');
+  }
   const query: Query = {};
   for (const [k, v] of new URLSearchParams(search)) {
     const prev = query[k];

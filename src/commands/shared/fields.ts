@@ -11,16 +11,17 @@ export function parseFields(pairs: string[], flag: string): Record<string, unkno
     if (!m || !m[1]!.trim())
       throw new UsageError(`invalid ${flag} "${pair}": expected key=value or key:=<json>`);
     const key = m[1]!.trim();
-    if (key in out) throw new UsageError(`${flag} names "${key}" twice`);
+    if (Object.hasOwn(out, key)) throw new UsageError(`${flag} names "${key}" twice`);
+    let value: unknown = m[3]!;
     if (m[2] === ':=') {
       try {
-        out[key] = JSON.parse(m[3]!);
+        value = JSON.parse(m[3]!);
       } catch {
         throw new UsageError(`invalid ${flag} "${pair}": the value after := must be JSON`);
       }
-    } else {
-      out[key] = m[3]!;
     }
+    // defineProperty: a key such as __proto__ becomes a field, never the object's prototype.
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

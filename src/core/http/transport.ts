@@ -14,6 +14,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The bottom layer: one HTTP exchange over undici, with a per-request timeout and same-origin redirects. */
 export function createTransport(opts: TransportOptions): Send {
   const maxRedirects = opts.maxRedirects ?? 5;
+  // Node's timers overflow past 2^31-1 ms (a huge --timeout would otherwise fire at once).
+  const timeoutMs = Math.min(opts.timeoutMs, 2_147_483_647);
   // undici is large: it is loaded on the first request, not at start-up (help, config, completion never pay).
   let undici: Promise<{ request: UndiciRequest; dispatcher: Dispatcher }> | undefined;
   const load = () =>
@@ -29,7 +31,7 @@ export function createTransport(opts: TransportOptions): Send {
     const { request, dispatcher } = await load();
     let current = req;
     for (let hop = 0; ; hop++) {
-      const res = await exchange(request, current, dispatcher, opts.timeoutMs);
+      const res = await exchange(request, current, dispatcher, timeoutMs);
       const location = res.headers.location;
       if (!REDIRECTS.has(res.status) || !location) return res;
       if (hop >= maxRedirects) throw new CliError(`too many redirects (more than ${maxRedirects})`);

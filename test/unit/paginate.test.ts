@@ -1,0 +1,286 @@
+import { PassThrough, Writable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Paginator, readPage, type Page } from '../../src/api/paginate.js';
+import { InterruptedError } from '../../src/core/errors.js';
+import { IO } from '../../src/core/io.js';
+
+class Collect extends Writable {
+  chunks: string[] = [];
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.chunks.push(chunk.toString());
+    cb();
+  }
+  get lines(): string[] {
+    return this.chunks.join('').split('\n').filter(Boolean);
+  }
+}
+
+function makeIO() {
+  const stderr = new Collect();
+  const io = new IO({ stdin: new PassThrough(), stdout: new Collect(), stderr }, { env: {} });
+  return { io, stderr };
+}
+
+interface Item {
+  id: string;
+}
+
+const items = (n: number, prefix = 'i'): Item[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}` }));
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+/** A fake list endpoint: slices `data()` at (offset, min(limit, maxLimit)); refuses to be called forever. */
+function endpoint(
+  data: () => Item[],
+  opts: { maxLimit?: number; total?: () => number; maxCalls?: number } = {},
+) {
+  const calls: [number, number][] = [];
+  const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
+    calls.push([offset, limit]);
+    if (calls.length > (opts.maxCalls ?? 100)) throw new Error('paginator does not stop');
+    const all = data();
+    const size = Math.min(limit, opts.maxLimit ?? Infinity);
+    return {
+      items: all.slice(offset, offset + size),
+      total: opts.total ? opts.total() : all.length,
+      limit: size,
+      offset,
+    };
+  };
+  return { fetch, calls };
+}
+
+function paginator(
+  fetch: (o: number, l: number) => Promise<Page<Item>>,
+  io: IO,
+  pageSize = 3,
+  startOffset = 0,
+) {
+  return new Paginator<Item>(fetch, { pageSize, startOffset, idOf: (i) => i.id, io });
+}
+
+describe('readPage', () => {
+  it('reads a bare array', () => {
+    const page = readPage<Item>([{ id: 'a' }, { id: 'b' }], 'connections');
+    expect(page.items).toStrictEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(page.total).toBe(2);
+  });
+
+  it('reads {total, findings, limit, offset}', () => {
+    const page = readPage<Item>({ total: 120, findings: [{ id: 'f1' }], limit: 50, offset: 50 }, 'findings');
+    expect(page).toStrictEqual({ items: [{ id: 'f1' }], total: 120, limit: 50, offset: 50 });
+  });
+
+  it('finds the array under an unexpected key when it is the only one', () => {
+    const page = readPage<Item>({ total: 3, results: [{ id: 'x' }], limit: 1, offset: 0 }, 'findings');
+    expect(page.items).toStrictEqual([{ id: 'x' }]);
+    expect(page.total).toBe(3);
+  });
+
+  it('prefers the named key when several arrays are present', () => {
+    const page = readPage<Item>({ total: 1, tags: ['a'], scans: [{ id: 's1' }] }, 'scans');
+    expect(page.items).toStrictEqual([{ id: 's1' }]);
+  });
+
+  it('gives no items when it cannot tell which array is meant, or there is none', () => {
+    expect(readPage({ a: [1], b: [2] }, 'findings').items).toStrictEqual([]);
+    expect(readPage({ total: 0 }, 'findings').items).toStrictEqual([]);
+    expect(readPage(null, 'findings').items).toStrictEqual([]);
+    expect(readPage('text', 'findings').items).toStrictEqual([]);
+  });
+
+  it('ignores non-numeric total/limit/offset', () => {
+    const page = readPage({ total: '5', findings: [], limit: null, offset: Number.NaN }, 'findings');
+    expect(page.total).toBeUndefined();
+    expect(page.limit).toBeUndefined();
+    expect(page.offset).toBeUndefined();
+  });
+});
+
+describe('Paginator', () => {
+  it('follows pages until total, and no further', async () => {
+    const data = items(7);
+    const { fetch, calls } = endpoint(() => data);
+    const { io, stderr } = makeIO();
+    const p = paginator(fetch, io, 3);
+    expect(await collect(p)).toStrictEqual(data);
+    expect(calls).toStrictEqual([
+      [0, 3],
+      [3, 3],
+      [6, 3],
+    ]);
+    expect(p.total).toBe(7);
+    expect(p.position).toBe(7);
+    expect(stderr.lines).toStrictEqual([]);
+  });
+
+  it('an exact multiple of the page size needs no extra request', async () => {
+    const { fetch, calls } = endpoint(() => items(6));
+    const { io } = makeIO();
+    expect(await collect(paginator(fetch, io, 3))).toHaveLength(6);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('advances by the number of items actually returned when the server clamps the page size', async () => {
+    const data = items(10);
+    const { fetch, calls } = endpoint(() => data, { maxLimit: 4 });
+    const { io, stderr } = makeIO();
+    const got = await collect(paginator(fetch, io, 100));
+    expect(got).toStrictEqual(data);
+    expect(calls.map(([o]) => o)).toStrictEqual([0, 4, 8]);
+    expect(stderr.lines).toStrictEqual([]);
+  });
+
+  it('property: every item exactly once, in order, whatever the page size, clamp and start', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 10 }),
+        async (n, pageSize, clamp, start) => {
+          const data = items(n);
+          const { fetch } = endpoint(() => data, { maxLimit: clamp });
+          const { io, stderr } = makeIO();
+          const p = paginator(fetch, io, pageSize, start);
+          expect(await collect(p)).toStrictEqual(data.slice(start));
+          expect(p.position).toBe(Math.max(start, n));
+          expect(stderr.lines).toStrictEqual([]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('warns once when the total changes between pages', async () => {
+    let total = 9;
+    const data = items(12);
+    const { fetch } = endpoint(() => data, { total: () => total++ });
+    const { io, stderr } = makeIO();
+    await collect(paginator(fetch, io, 3));
+    const warnings = stderr.lines.filter((l) => /total/i.test(l));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^warning: /);
+    expect(warnings[0]).toContain('9');
+    expect(warnings[0]).toContain('10');
+  });
+
+  it('does not warn when the total is steady', async () => {
+    const { fetch } = endpoint(() => items(9));
+    const { io, stderr } = makeIO();
+    await collect(paginator(fetch, io, 3));
+    expect(stderr.lines).toStrictEqual([]);
+  });
+
+  it('drops an item that shifts across a page boundary (a new item was added at the head), with a warning', async () => {
+    let data = items(6);
+    let served = 0;
+    const { fetch } = endpoint(() => {
+      // After the first page, a new item appears at the head: the last item of page 1 shifts into page 2.
+      if (served++ === 1) data = [{ id: 'new' }, ...data];
+      return data;
+    });
+    const { io, stderr } = makeIO();
+    const got = await collect(paginator(fetch, io, 3));
+    const ids = got.map((i) => i.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toStrictEqual(['i0', 'i1', 'i2', 'i3', 'i4', 'i5']);
+    const dropped = stderr.lines.filter((l) => /dropped/.test(l));
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]).toMatch(/^warning: .*\b1\b/);
+  });
+
+  it('stops with a warning when the server ignores offset (every page is the first page)', async () => {
+    const data = items(10);
+    const calls: number[] = [];
+    const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
+      calls.push(offset);
+      if (calls.length > 20) throw new Error('paginator does not stop');
+      return { items: data.slice(0, limit), total: data.length };
+    };
+    const { io, stderr } = makeIO();
+    const got = await collect(paginator(fetch, io, 3));
+    expect(got).toStrictEqual(data.slice(0, 3));
+    expect(calls).toHaveLength(2);
+    expect(stderr.lines.some((l) => /^warning: .*already printed/.test(l))).toBe(true);
+  });
+
+  it('stops on an empty page even when total promises more', async () => {
+    const data = items(4);
+    const { fetch, calls } = endpoint(() => data, { total: () => 100 });
+    const { io } = makeIO();
+    expect(await collect(paginator(fetch, io, 3))).toStrictEqual(data);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('without a total, stops after a short page', async () => {
+    const data = items(5);
+    const calls: number[] = [];
+    const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
+      calls.push(offset);
+      return { items: data.slice(offset, offset + limit) };
+    };
+    const { io } = makeIO();
+    expect(await collect(paginator(fetch, io, 2))).toStrictEqual(data);
+    expect(calls).toStrictEqual([0, 2, 4]);
+  });
+
+  it('starts at startOffset', async () => {
+    const data = items(8);
+    const { fetch, calls } = endpoint(() => data);
+    const { io } = makeIO();
+    const p = paginator(fetch, io, 3, 5);
+    expect(p.position).toBe(5);
+    expect(await collect(p)).toStrictEqual(data.slice(5));
+    expect(calls[0]).toStrictEqual([5, 3]);
+  });
+
+  it('position is the offset to resume from when a page request is interrupted', async () => {
+    const data = items(20);
+    const inner = endpoint(() => data);
+    const fetch = async (offset: number, limit: number) => {
+      if (inner.calls.length === 2) throw new InterruptedError();
+      return inner.fetch(offset, limit);
+    };
+    const { io } = makeIO();
+    const p = paginator(fetch, io, 4, 2);
+    const got: Item[] = [];
+    await expect(
+      (async () => {
+        for await (const x of p) got.push(x);
+      })(),
+    ).rejects.toBeInstanceOf(InterruptedError);
+    expect(got).toStrictEqual(data.slice(2, 10));
+    expect(p.position).toBe(10);
+    // Resuming from there gives exactly the rest.
+    const rest = await collect(paginator(endpoint(() => data).fetch, io, 4, p.position));
+    expect([...got, ...rest]).toStrictEqual(data.slice(2));
+  });
+
+  it('stopping mid-page never makes the resume offset skip an item', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.nat(40),
+        async (n, size, stopAfter) => {
+          const data = items(n);
+          const { io } = makeIO();
+          const p = paginator(endpoint(() => data).fetch, io, size);
+          const got: Item[] = [];
+          for await (const x of p) {
+            got.push(x);
+            if (got.length >= stopAfter) break;
+          }
+          expect(p.position).toBeLessThanOrEqual(got.length);
+        },
+      ),
+    );
+  });
+});
