@@ -1,23 +1,9 @@
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IO, type IOOptions } from '../../src/core/io.js';
+import { Collect } from '../helpers/streams.js';
 
-class Collect extends Writable {
-  chunks: string[] = [];
-  isTTY?: boolean;
-  constructor(tty = false) {
-    super();
-    if (tty) this.isTTY = true;
-  }
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    this.chunks.push(chunk.toString());
-    cb();
-  }
-  get text(): string {
-    return this.chunks.join('');
-  }
-}
 
 interface Make extends Partial<IOOptions> {
   stdinTTY?: boolean;

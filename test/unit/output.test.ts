@@ -1,28 +1,14 @@
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OutputFormat } from '../../src/core/config.js';
 import { UsageError } from '../../src/core/errors.js';
 import { IO, type IOOptions } from '../../src/core/io.js';
+import { Collect } from '../helpers/streams.js';
 import { JsonArrayWriter, csvField, writeList, writeObject, type Column } from '../../src/core/output.js';
 
 const ESC = '\u001b';
 
-class Collect extends Writable {
-  chunks: string[] = [];
-  isTTY?: boolean;
-  constructor(tty = false) {
-    super();
-    if (tty) this.isTTY = true;
-  }
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    this.chunks.push(chunk.toString());
-    cb();
-  }
-  get text(): string {
-    return this.chunks.join('');
-  }
-}
 
 function makeIO(opts: Partial<IOOptions> & { stdoutTTY?: boolean; stderrTTY?: boolean } = {}) {
   const stdout = new Collect(opts.stdoutTTY);
