@@ -5,5 +5,7 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`error: cssctl needs Node.js 22.19 or newer; this is ${process.versions.node}\n`);
   process.exit(1);
 }
+// cssctl decides colour itself (FORCE_COLOR beats NO_COLOR); without this Node warns when both are set.
+if (process.env.FORCE_COLOR !== undefined) delete process.env.NO_COLOR;
 const { run } = await import('../dist/cli.js');
 await run();

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Clock } from './core/clock.js';
 import { Context, type GlobalOptions } from './core/context.js';
-import { ApiError, CliError, ExitCode, InterruptedError, exitCodeFor } from './core/errors.js';
+import { ApiError, CliError, ExitCode, InterruptedError, UsageError, exitCodeFor } from './core/errors.js';
 import { IO, type Streams } from './core/io.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
@@ -97,7 +97,7 @@ export async function main(opts: MainOptions): Promise<number> {
       if (err.code === 'commander.executeSubCommandAsync') return ExitCode.error;
       reportError(
         io,
-        new CliError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')),
+        new UsageError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')),
         early.jsonErrors,
       );
       return ExitCode.usage;

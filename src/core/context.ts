@@ -22,6 +22,7 @@ import type { Send } from './http/types.js';
 import type { IO } from './io.js';
 import { withFileLock } from './lock.js';
 import { normalizeBaseUrl } from './url.js';
+import { fileExhaustedWindows } from './ratelimit-state.js';
 
 /** Global options as commander parses them (cli-contract.md §1). */
 export interface GlobalOptions {
@@ -197,6 +198,7 @@ export class Context {
     const limiter = new RateLimiter({
       clock: this.clock,
       maxWaitMs,
+      shared: fileExhaustedWindows(this.configDir, () => this.clock.now()),
       onWait: ({ waitMs, reason }) =>
         io.notice(
           `${reason === '429' ? 'rate limited by the service' : 'rate limit reached'}; waiting ${formatWait(waitMs)} before the next request`,

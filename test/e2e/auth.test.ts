@@ -265,4 +265,3 @@ describe('CSSCTL_CREDENTIAL_STORE and CSSCTL_TOKEN', () => {
     expect(received(w.sandbox, '/auth/refresh')).toHaveLength(0);
   });
 });
-

@@ -297,6 +297,28 @@ describe('connections create', () => {
     expect(res.stdout).toBe('');
   });
 
+  it('-o sarif on create is exit 2 and creates nothing', async () => {
+    w.sandbox.clearRequests();
+    const res = await w.run([
+      'connections',
+      'create',
+      '--alias',
+      'sarif-made',
+      '--provider',
+      'aws',
+      '-o',
+      'sarif',
+    ]);
+    expect(res.code).toBe(2);
+    expect(errorLine(res)).toMatch(/sarif/);
+    // A usage error must not leave a connection behind.
+    expect(received(w.sandbox, '/connections', 'POST')).toHaveLength(0);
+    const list = JSON.parse((await w.run(['connections', 'list', '--all', '--json'])).stdout) as {
+      alias: string;
+    }[];
+    expect(list.map((c) => c.alias)).not.toContain('sarif-made');
+  });
+
   it('a missing --alias is exit 2 with no request', async () => {
     w.sandbox.clearRequests();
     const res = await w.run(['connections', 'create', '--provider', 'aws']);

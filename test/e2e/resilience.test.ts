@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -101,6 +101,8 @@ describe('rate limits', () => {
   afterAll(() => w.close());
   beforeEach(async () => {
     w.sandbox.reset();
+    // The sandbox forgot its windows; so must cssctl's record of exhausted ones.
+    rmSync(join(w.configDir, 'ratelimit-state.json'), { force: true });
     await w.login();
     // Let the window of the login turn over before measuring.
     await new Promise((r) => setTimeout(r, 100));
@@ -116,6 +118,15 @@ describe('rate limits', () => {
     expect(reqs.length).toBeGreaterThan(3);
     expect(reqs.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
     expect(res.stderr).toMatch(/rate limit reached; waiting \d/);
+  });
+
+  it('a window exhausted by one cssctl process holds back the next process too', async () => {
+    const runs = [];
+    for (let i = 0; i < 4; i++) runs.push(await w.run(['connections', 'list', '--json']));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect(received(w.sandbox, '/connections').map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const state = readFileSync(join(w.configDir, 'ratelimit-state.json'), 'utf8');
+    expect(Object.keys(JSON.parse(state))[0]).toBe(`${w.url} acme all`);
   });
 
   it('on 429 waits for Retry-After/Reset, says so once, then succeeds', async () => {

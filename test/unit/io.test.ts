@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { IO, type IOOptions } from '../../src/core/io.js';
 import { Collect } from '../helpers/streams.js';
 
-
 interface Make extends Partial<IOOptions> {
   stdinTTY?: boolean;
   stdoutTTY?: boolean;

@@ -9,7 +9,6 @@ import { JsonArrayWriter, csvField, writeList, writeObject, type Column } from '
 
 const ESC = '\u001b';
 
-
 function makeIO(opts: Partial<IOOptions> & { stdoutTTY?: boolean; stderrTTY?: boolean } = {}) {
   const stdout = new Collect(opts.stdoutTTY);
   const stderr = new Collect(opts.stderrTTY);

@@ -160,3 +160,39 @@ describe('rate limit layer', () => {
     expect(bucketFor('GET', '/findings?severity=high')).toBe('all');
   });
 });
+
+describe('exhausted windows shared between processes', () => {
+  function memoryShare(initial: Record<string, number> = {}) {
+    const data = { ...initial };
+    return { data, load: () => ({ ...data }), save: (k: string, v: number) => void (data[k] = v) };
+  }
+
+  it('records a window seen with Remaining 0, and a later process waits for its Reset before sending', async () => {
+    const share = memoryShare();
+    const first = setup();
+    const reset = Math.floor(first.clock.now() / 1000) + 20;
+    const t1 = scripted(first.clock, [{ status: 200, headers: rl(0, reset) }]);
+    await new RateLimiter({ clock: first.clock, maxWaitMs: 300_000, shared: share }).layer(
+      t1.send,
+      scope,
+    )(req());
+    expect(Object.values(share.data)).toEqual([reset * 1000]);
+
+    const clock = new FakeClock(first.clock.now() + 5000);
+    clock.rand = 0;
+    const t2 = scripted(clock, [{ status: 200, headers: rl(119, reset + 60) }]);
+    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t2.send, scope)(req());
+    expect(t2.sent[0]!.at).toBeGreaterThanOrEqual(reset * 1000);
+  });
+
+  it('ignores windows that have already reset, and other workspaces', async () => {
+    const { clock } = setup();
+    const share = memoryShare({
+      [`http://127.0.0.1:1 acme all`]: clock.now() - 1000,
+      [`http://127.0.0.1:1 globex all`]: clock.now() + 60_000,
+    });
+    const t = scripted(clock, [{ status: 200 }]);
+    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send, scope)(req());
+    expect(clock.sleeps).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
 
 export type MakeContext = (cmd: Command) => Context;
 
@@ -8,15 +9,22 @@ export type Verb<O> = (ctx: Context, opts: O, args: string[]) => Promise<void>;
 
 /**
  * Wires a commander action to a verb that is imported only when the command runs, so start-up loads
- * nothing but the command tree.
+ * nothing but the command tree. Output formats are checked here, before the verb can send anything:
+ * `sarif` is for the commands that pass `{ sarif: true }` (findings) only.
  */
-export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>) {
+export function lazy<O>(
+  makeContext: MakeContext,
+  load: () => Promise<Verb<O>>,
+  opts: { sarif?: boolean } = {},
+) {
   return async (...params: unknown[]): Promise<void> => {
     const cmd = params[params.length - 1] as Command;
-    const opts = cmd.opts<O & object>();
-    const args = cmd.args.slice(0, cmd.registeredArguments.length);
+    const ctx = makeContext(cmd);
+    if (!opts.sarif && (await ctx.settings()).output === 'sarif') {
+      throw new UsageError(`sarif output is available for findings only, not for "${cmd.name()}"`);
+    }
     const verb = await load();
-    await verb(makeContext(cmd), opts, args);
+    await verb(ctx, cmd.opts<O & object>(), cmd.args.slice(0, cmd.registeredArguments.length));
   };
 }
 

@@ -15,6 +15,17 @@ export interface RateLimiterOptions {
   maxWaitMs: number;
   /** Called before each wait with its length, for the one-line notice. */
   onWait?: (info: { waitMs: number; reason: 'limit-reached' | '429'; url: string }) => void;
+  /** Shares exhausted windows with the next cssctl process (see ExhaustedWindows). */
+  shared?: ExhaustedWindows;
+}
+
+/**
+ * Windows known to be exhausted (bucket key → epoch ms of Reset), kept between processes so that a CI job
+ * running cssctl command after command does not open each one with a 429.
+ */
+export interface ExhaustedWindows {
+  load(): Record<string, number>;
+  save(key: string, resetAt: number): void;
 }
 
 /** Which limit a request counts against; POST /scans and login have their own (service-api.md §8). */
@@ -34,6 +45,7 @@ export function bucketFor(method: string, path: string): string {
 export class RateLimiter {
   private readonly buckets = new Map<string, BucketState>();
   private waitedMs = 0;
+  private sharedLoaded = false;
 
   constructor(private readonly opts: RateLimiterOptions) {}
 
@@ -59,6 +71,13 @@ export class RateLimiter {
   }
 
   private async waitForBuckets(keys: string[], url: string, signal?: AbortSignal): Promise<void> {
+    if (!this.sharedLoaded && this.opts.shared) {
+      this.sharedLoaded = true;
+      const now = this.opts.clock.now();
+      for (const [k, resetAt] of Object.entries(this.opts.shared.load())) {
+        if (resetAt > now && !this.buckets.has(k)) this.buckets.set(k, { remaining: 0, resetAt });
+      }
+    }
     for (const k of keys) {
       const b = this.buckets.get(k);
       if (!b || b.remaining > 0) continue;
@@ -73,11 +92,13 @@ export class RateLimiter {
     const remaining = intHeader(res.headers['x-ratelimit-remaining']);
     const reset = intHeader(res.headers['x-ratelimit-reset']);
     if (remaining === undefined || reset === undefined) return;
-    this.buckets.set(key, {
+    const state = {
       limit: intHeader(res.headers['x-ratelimit-limit']),
       remaining: res.status === 429 ? 0 : remaining,
       resetAt: reset * 1000,
-    });
+    };
+    this.buckets.set(key, state);
+    if (state.remaining <= 0) this.opts.shared?.save(key, state.resetAt);
   }
 
   private waitAfter429(res: HttpResponse): number {

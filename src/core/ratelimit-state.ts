@@ -1,0 +1,36 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExhaustedWindows } from './http/ratelimit.js';
+
+/**
+ * `ratelimit-state.json` in the config folder: bucket keys (service origin, workspace, bucket — nothing
+ * secret) with the Reset of a window seen exhausted. Best effort: an unreadable file is ignored, and two
+ * processes writing at once may drop an entry, which costs at worst one 429 that is then waited out.
+ */
+export function fileExhaustedWindows(dir: string, now: () => number): ExhaustedWindows {
+  const path = join(dir, 'ratelimit-state.json');
+  const read = (): Record<string, number> => {
+    try {
+      const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+      if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
+      return Object.fromEntries(
+        Object.entries(data).filter(([, v]) => typeof v === 'number' && Number.isFinite(v) && v > now()),
+      ) as Record<string, number>;
+    } catch {
+      return {};
+    }
+  };
+  return {
+    load: read,
+    save(key, resetAt) {
+      try {
+        const data = { ...read(), [key]: resetAt };
+        const tmp = `${path}.${process.pid}.tmp`;
+        writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
+        renameSync(tmp, path);
+      } catch {
+        // Sharing is an optimisation: a read-only config folder must not fail the command.
+      }
+    },
+  };
+}
