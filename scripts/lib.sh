@@ -15,19 +15,19 @@ ensure_node() {
   node -e "$ok" || { echo "cssctl: could not get Node.js >= 22.19" >&2; return 1; }
 }
 
-# keytar is built from source (no prebuilt download here): point node-gyp at the running Node's headers.
-native_build_env() {
-  local root
+# npm ci, with keytar built from source (no prebuilt download here) against the running Node's headers.
+# The settings are given to this one command only: npm warns about them on every other.
+npm_ci() {
+  local root nodedir=()
   root=$(node -p 'require("path").resolve(process.execPath, "..", "..")')
-  if [ -f "$root/include/node/node_api.h" ]; then export npm_config_nodedir="$root"; fi
-  export npm_config_build_from_source=true
+  if [ -f "$root/include/node/node_api.h" ]; then nodedir=(npm_config_nodedir="$root"); fi
+  env "${nodedir[@]}" npm_config_build_from_source=true npm ci --no-audit --no-fund --loglevel=error
 }
 
-# node_modules matching package-lock.json (npm ci), skipped when already in step.
+# node_modules matching package-lock.json, skipped when already in step.
 ensure_deps() {
-  native_build_env
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm ci --no-audit --no-fund --loglevel=error
+    npm_ci
   fi
 }
 

@@ -38,7 +38,8 @@ export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Co
     .description('Command-line client for the cloud security scanning service')
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .addHelpCommand(false)
+    .helpCommand(false)
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .option('--profile <name>', 'saved profile to use (env: CSSCTL_PROFILE)')
     .option('--base-url <url>', 'service address (env: CSSCTL_BASE_URL)')
@@ -62,6 +63,8 @@ export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Co
     cmd.exitOverride();
     cmd.configureOutput(program.configureOutput());
     cmd.showSuggestionAfterError(true);
+    cmd.helpCommand(false);
+    cmd.configureHelp({ showGlobalOptions: true });
     cmd.commands.forEach(configure);
   };
   program.commands.forEach(configure);

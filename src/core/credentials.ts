@@ -208,6 +208,11 @@ export interface LoadedTokens {
   source: TokenSource;
 }
 
+/** Tokens as a store holds them: always from the keychain or the file, never the environment. */
+export interface StoredTokens extends LoadedTokens {
+  source: StoreKind;
+}
+
 /** Chooses among keychain and file per CSSCTL_CREDENTIAL_STORE, and remembers where each profile's tokens live. */
 export class Credentials {
   private keychainPromise?: Promise<KeychainStore | undefined>;
@@ -239,7 +244,7 @@ export class Credentials {
     return k;
   }
 
-  async load(profile: string): Promise<LoadedTokens | undefined> {
+  async load(profile: string): Promise<StoredTokens | undefined> {
     if (this.mode !== 'file') {
       const k = this.mode === 'keychain' ? await this.requireKeychain() : await this.keychain();
       const t = await k?.get(profile);
@@ -253,22 +258,37 @@ export class Credentials {
   /**
    * Stores fresh tokens. With `where` (a refresh) they go back where they came from; otherwise (a login)
    * to the keychain when one answers, else to the file — and any copy in the other store is removed.
+   * In `auto` mode a keychain that answers but refuses the write (a keyring with no collection and no
+   * display to ask on, say) also falls back to the file; `fallback` then says why.
    */
-  async save(profile: string, tokens: Tokens, where?: StoreKind): Promise<StoreKind> {
-    let target: StoreKind;
-    if (where) target = where;
-    else if (this.mode === 'file') target = 'file';
-    else if (this.mode === 'keychain') target = (await this.requireKeychain()).kind;
-    else target = (await this.keychain()) ? 'keychain' : 'file';
-
-    if (target === 'keychain') {
-      await (await this.requireKeychain()).set(profile, tokens);
-      if (!where) await this.file.delete(profile);
-    } else {
+  async save(
+    profile: string,
+    tokens: Tokens,
+    where?: StoreKind,
+  ): Promise<{ store: StoreKind; fallback?: string }> {
+    if (where === 'file' || (!where && this.mode === 'file')) {
       await this.file.set(profile, tokens);
       if (!where) await (await this.keychain())?.delete(profile).catch(() => false);
+      return { store: 'file' };
     }
-    return target;
+    if (where === 'keychain' || this.mode === 'keychain') {
+      await (await this.requireKeychain()).set(profile, tokens);
+      if (!where) await this.file.delete(profile);
+      return { store: 'keychain' };
+    }
+    const keychain = await this.keychain();
+    let fallback = 'no OS keychain could be reached';
+    if (keychain) {
+      try {
+        await keychain.set(profile, tokens);
+        await this.file.delete(profile);
+        return { store: 'keychain' };
+      } catch (err) {
+        fallback = `the OS keychain refused the write (${(err as Error).message})`;
+      }
+    }
+    await this.file.set(profile, tokens);
+    return { store: 'file', fallback };
   }
 
   /** Removes the profile's tokens from every store that can be reached. */

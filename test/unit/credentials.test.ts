@@ -194,7 +194,7 @@ describe('Credentials', () => {
     const creds = new Credentials('auto', tmp, {}, kc.connect);
     await creds.file.set('default', tokB); // stale, from an earlier file-based login
     await creds.file.set('other', tokB);
-    expect(await creds.save('default', tokA)).toBe('keychain');
+    expect(await creds.save('default', tokA)).toEqual({ store: 'keychain' });
     expect(JSON.parse(kc.fake.data.get('cssctl/default')!)).toStrictEqual(tokA);
     expect(await creds.file.get('default')).toBeUndefined();
     expect(await creds.file.get('other')).toStrictEqual(tokB);
@@ -203,9 +203,24 @@ describe('Credentials', () => {
 
   it('auto without a keychain: saves to the file', async () => {
     const creds = new Credentials('auto', tmp, {}, noKeychain);
-    expect(await creds.save('default', tokA)).toBe('file');
+    expect(await creds.save('default', tokA)).toEqual({
+      store: 'file',
+      fallback: 'no OS keychain could be reached',
+    });
     expect(await new FileStore(tmp).get('default')).toStrictEqual(tokA);
     expect(await creds.load('default')).toStrictEqual({ tokens: tokA, source: 'file' });
+  });
+
+  it('auto with a keychain that answers but refuses the write: falls back to the file and says why', async () => {
+    const fake = new FakeKeytar();
+    fake.setPassword = async () => {
+      throw new Error('Object does not exist at path /org/freedesktop/secrets/collection/login');
+    };
+    const creds = new Credentials('auto', tmp, {}, withKeychain(fake).connect);
+    const saved = await creds.save('default', tokA);
+    expect(saved.store).toBe('file');
+    expect(saved.fallback).toMatch(/keychain refused the write .*collection\/login/);
+    expect(await creds.file.get('default')).toStrictEqual(tokA);
   });
 
   it('auto: connects to the keychain once per instance', async () => {
@@ -235,7 +250,7 @@ describe('Credentials', () => {
     const kc = withKeychain();
     kc.fake.data.set('cssctl/default', JSON.stringify(tokB));
     const creds = new Credentials('file', tmp, {}, kc.connect);
-    expect(await creds.save('default', tokA)).toBe('file');
+    expect(await creds.save('default', tokA)).toEqual({ store: 'file' });
     expect(await creds.load('default')).toStrictEqual({ tokens: tokA, source: 'file' });
     expect(kc.connects()).toBe(0);
     expect(kc.fake.calls).toStrictEqual([]);
@@ -256,7 +271,7 @@ describe('Credentials', () => {
     const kc = withKeychain();
     const creds = new Credentials('auto', tmp, {}, kc.connect);
     kc.fake.data.set('cssctl/default', JSON.stringify(tokB));
-    expect(await creds.save('default', tokA, 'file')).toBe('file');
+    expect(await creds.save('default', tokA, 'file')).toEqual({ store: 'file' });
     expect(await creds.file.get('default')).toStrictEqual(tokA);
     expect(kc.fake.data.has('cssctl/default')).toBe(true);
   });

@@ -56,10 +56,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   io.addSecret(tokens.refresh_token);
 
   const credentials = ctx.credentials();
-  const store = await credentials.save(ctx.profileName, tokens);
-  if (store === 'file' && credentials.mode === 'auto') {
-    io.warn(`no OS keychain could be reached; the session is stored in ${credentials.file.path} (mode 0600)`);
-  }
+  const { store, fallback } = await credentials.save(ctx.profileName, tokens);
+  if (fallback) io.warn(`${fallback}; the session is stored in ${credentials.file.path} (mode 0600)`);
   (await ctx.config()).update(ctx.profileName, { base_url: baseUrl, workspace, email });
 
   if (env.CSSCTL_TOKEN)

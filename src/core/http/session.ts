@@ -148,11 +148,7 @@ export class Session {
       }
       const tokens = tokensFrom(answer, this.deps.clock.now(), fresh.tokens);
       this.remember(tokens);
-      await this.deps.credentials.save(
-        this.deps.profile,
-        tokens,
-        fresh.source === 'env' ? undefined : fresh.source,
-      );
+      await this.deps.credentials.save(this.deps.profile, tokens, fresh.source);
       this.loaded = { tokens, source: fresh.source };
       return tokens;
     });
