@@ -137,11 +137,14 @@ export function reportError(io: IO, err: unknown, json: boolean): void {
       if (api.requestId) extras.push(`request ${api.requestId}`);
     }
     // Text from the service must not drive the terminal: control characters become spaces.
-    let line = `${io.errColor.red('error:')} ${oneLine(e.message)}`;
+    // Field errors are listed by name; when the detail only strings them together, they replace it.
+    const fields = api?.fieldErrors ?? [];
+    const list = fields.map((f) => (f.field ? `${f.field}: ${f.detail}` : f.detail)).join('; ');
+    const detailIsList =
+      api !== undefined && fields.length > 0 && fields.every((f) => api.detail.includes(f.detail));
+    let line = `${io.errColor.red('error:')} ${oneLine(detailIsList ? list : e.message)}`;
     if (extras.length > 0 && e instanceof ApiError) line += ` (${oneLine(extras.join(', '))})`;
-    if (api && api.fieldErrors.length > 0) {
-      line += ` — ${oneLine(api.fieldErrors.map((f) => (f.field ? `${f.field}: ${f.detail}` : f.detail)).join('; '))}`;
-    }
+    if (fields.length > 0 && !detailIsList) line += ` — ${oneLine(list)}`;
     const hint = e instanceof CliError ? e.hint : undefined;
     if (hint) line += io.errColor.dim(` (${hint})`);
     io.writeErr(line);

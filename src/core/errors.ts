@@ -100,7 +100,7 @@ export class ApiError extends CliError {
     this.fieldErrors = init.fieldErrors ?? [];
     this.method = init.method;
     this.url = init.url;
-    if (init.status === 403) this.hint = 'your role in this workspace does not allow this';
+    if (init.status === 403) this.hint = 'check the workspace (-w) and your role in it';
   }
 
   /** Builds an ApiError from a response body, tolerating bodies that are not the documented shape. */
