@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { World, received, type CliResult } from './harness.js';
+import { World, errorLine, lines, received, type CliResult } from './harness.js';
 
 let w: World;
 /** An owner token for each workspace, for talking to the sandbox directly (setup and look-ups). */
@@ -35,18 +35,6 @@ async function direct(
 async function acmeConnectionTotal(): Promise<number> {
   const res = await direct('GET', '/connections?limit=1', { token: acmeToken, workspace: 'acme' });
   return res.body.total as number;
-}
-
-function lines(text: string): string[] {
-  return text.split('\n').filter((l) => l !== '');
-}
-
-/** Exactly one stderr line, starting `error: `. */
-function errorLine(res: CliResult): string {
-  const all = lines(res.stderr);
-  expect(all, res.stderr).toHaveLength(1);
-  expect(all[0]).toMatch(/^error: /);
-  return all[0]!;
 }
 
 function noStack(res: CliResult): void {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, received, type CliResult } from './harness.js';
+import { BIN, World, errorLine, lines, received, type CliResult } from './harness.js';
 
 let w: World;
 
@@ -13,19 +13,6 @@ beforeAll(async () => {
   await w.login('acme');
 });
 afterAll(() => w.close());
-
-function lines(text: string): string[] {
-  return text.split('\n').filter((l) => l !== '');
-}
-
-/** Exactly one stderr line, starting `error: `, and no stack trace. */
-function errorLine(res: CliResult): string {
-  const all = lines(res.stderr);
-  expect(all, res.stderr).toHaveLength(1);
-  expect(all[0]).toMatch(/^error: /);
-  noStack(res);
-  return all[0]!;
-}
 
 function noStack(res: CliResult): void {
   expect(res.stderr).not.toMatch(/^\s+at /m);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/cssctl.js', import.meta.url));
@@ -130,4 +131,17 @@ export function hasCommand(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+export function lines(text: string): string[] {
+  return text.split('\n').filter((l) => l !== '');
+}
+
+/** The contract's error form: exactly one stderr line, starting `error: `, and no stack trace. */
+export function errorLine(res: CliResult): string {
+  const all = lines(res.stderr);
+  expect(all, res.stderr).toHaveLength(1);
+  expect(all[0]).toMatch(/^error: /);
+  expect(res.stderr).not.toMatch(/^\s+at /m);
+  return all[0]!;
 }

@@ -22,6 +22,7 @@ import {
 import { resolveSettings, type GlobalOptions } from '../../src/core/context.js';
 import { CliError, UsageError } from '../../src/core/errors.js';
 import { buildUrl, isLoopbackHost, normalizeBaseUrl } from '../../src/core/url.js';
+import { usageError } from '../helpers/assert.js';
 
 let tmp: string;
 beforeEach(() => {
@@ -30,16 +31,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
-
-function usageError(fn: () => unknown): UsageError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return err as UsageError;
-  }
-  throw new Error('expected a UsageError, nothing was thrown');
-}
 
 describe('resolveSettings precedence: flag > env > profile > default', () => {
   const profile = { base_url: 'https://profile.example.com', workspace: 'from-profile', output: 'csv' };

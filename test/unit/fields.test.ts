@@ -4,16 +4,7 @@ import { splitApiPath } from '../../src/commands/api/api.js';
 import { parseFields } from '../../src/commands/shared/fields.js';
 import { UsageError } from '../../src/core/errors.js';
 import { buildUrl } from '../../src/core/url.js';
-
-function usageError(fn: () => unknown): UsageError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return err as UsageError;
-  }
-  throw new Error('expected a UsageError, nothing was thrown');
-}
+import { usageError } from '../helpers/assert.js';
 
 describe('parseFields', () => {
   it('k=v gives strings, even when they look like numbers or JSON', () => {
