@@ -78,53 +78,87 @@ export async function writeList<T>(io: IO, items: Items<T>, out: ListOutput<T>):
       return n;
     }
     case 'table': {
-      const all: T[] = [];
-      for await (const item of items) all.push(item);
-      if (all.length === 0) {
-        io.notice(`No ${out.noun} found.`);
-        return 0;
+      // Streamed in batches, so `--all` keeps memory flat and the first rows show at once.
+      const table = new TableWriter(io, out.columns);
+      let batch: T[] = [];
+      for await (const item of items) {
+        batch.push(item);
+        n++;
+        if (batch.length >= TABLE_BATCH) {
+          await table.write(batch);
+          batch = [];
+        }
       }
-      io.out(await renderTable(io, all, out.columns));
-      return all.length;
+      await table.write(batch);
+      if (n === 0) io.notice(`No ${out.noun} found.`);
+      return n;
     }
     case 'sarif':
       throw new UsageError('sarif output is available for findings only');
   }
 }
 
-export async function renderTable<T>(io: IO, items: T[], columns: Column<T>[]): Promise<string> {
-  const cols = columns.filter((c) => !c.optional || items.some((i) => cellText(c.value(i)) !== ''));
-  const { default: Table } = await import('cli-table3');
-  const table = new Table({
-    head: cols.map((c) => io.color.bold(c.header)),
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-    chars: {
-      top: '',
-      'top-mid': '',
-      'top-left': '',
-      'top-right': '',
-      bottom: '',
-      'bottom-mid': '',
-      'bottom-left': '',
-      'bottom-right': '',
-      left: '',
-      'left-mid': '',
-      mid: '',
-      'mid-mid': '',
-      right: '',
-      'right-mid': '',
-      middle: '',
-    },
-  });
-  for (const item of items) {
-    table.push(
-      cols.map((c) => {
-        const text = sanitizeCell(cellText(c.value(item)));
-        return c.style ? c.style(text, item, io.color) : text;
-      }),
-    );
+const TABLE_BATCH = 100;
+
+const NO_BORDERS = Object.fromEntries(
+  [
+    'top',
+    'top-mid',
+    'top-left',
+    'top-right',
+    'bottom',
+    'bottom-mid',
+    'bottom-left',
+    'bottom-right',
+    'left',
+    'left-mid',
+    'mid',
+    'mid-mid',
+    'right',
+    'right-mid',
+    'middle',
+  ].map((k) => [k, '']),
+);
+
+/**
+ * A borderless cli-table3 table written batch by batch. The first batch decides which optional columns
+ * show and how wide each column is; later batches keep those widths (a longer cell is cut with '…').
+ */
+export class TableWriter<T> {
+  private cols?: Column<T>[];
+  private widths?: number[];
+
+  constructor(
+    private readonly io: IO,
+    private readonly columns: Column<T>[],
+  ) {}
+
+  async write(items: T[]): Promise<void> {
+    if (items.length === 0) return;
+    const { default: Table } = await import('cli-table3');
+    const first = this.cols === undefined;
+    const cols = (this.cols ??= this.columns.filter(
+      (c) => !c.optional || items.some((i) => cellText(c.value(i)) !== ''),
+    ));
+    const table = new Table({
+      head: first ? cols.map((c) => this.io.color.bold(c.header)) : [],
+      colWidths: this.widths ? [...this.widths] : [],
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+      chars: NO_BORDERS,
+    });
+    for (const item of items) {
+      table.push(
+        cols.map((c) => {
+          const text = sanitizeCell(cellText(c.value(item)));
+          return c.style ? c.style(text, item, this.io.color) : text;
+        }),
+      );
+    }
+    const text = table.toString();
+    // cli-table3 fills in the widths it computed; the next batches reuse them.
+    this.widths ??= [...(table.options.colWidths as number[])];
+    this.io.out(`${text.replace(/[ \t]+$/gm, '')}\n`);
   }
-  return `${table.toString().replace(/[ \t]+$/gm, '')}\n`;
 }
 
 /** Control characters from the service must not drive the user's terminal. */

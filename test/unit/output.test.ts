@@ -464,3 +464,35 @@ describe('writeObject', () => {
     await expect(writeObject(io, 'sarif', obj)).rejects.toBeInstanceOf(UsageError);
   });
 });
+
+describe('table output streams in batches', () => {
+  interface Row {
+    name: string;
+    kind: string;
+  }
+  const columns: Column<Row>[] = [
+    { header: 'NAME', value: (r) => r.name },
+    { header: 'KIND', value: (r) => r.kind },
+  ];
+
+  it('prints one header, keeps columns aligned across batches, and writes before the source ends', async () => {
+    const { io, stdout } = makeIO();
+    let writtenBeforeEnd = 0;
+    async function* rows(): AsyncGenerator<Row> {
+      for (let i = 0; i < 250; i++) {
+        if (i === 249) writtenBeforeEnd = stdout.text.split('\n').length;
+        yield { name: `item-${i}`, kind: i === 230 ? 'x'.repeat(80) : 'k' };
+      }
+    }
+    const n = await writeList(io, rows(), { format: 'table', columns, noun: 'rows' });
+    expect(n).toBe(250);
+    const out = stdout.text.trimEnd().split('\n');
+    expect(out).toHaveLength(251);
+    expect(out.filter((l) => l.startsWith('NAME'))).toHaveLength(1);
+    expect(writtenBeforeEnd).toBeGreaterThan(200); // two batches were out while the source still yielded
+    const kindAt = (line: string) => line.search(/\s(k|x+…?|KIND)$/) + 1;
+    const starts = new Set(out.map(kindAt));
+    expect(starts.size).toBe(1); // the KIND column starts at the same place on every line
+    expect(out[231]).toMatch(/x…$/); // a later, wider cell is cut to the width the first batch set
+  });
+});
