@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import {
   ConfigStore,
@@ -191,8 +190,8 @@ export class Context {
     return this.sessionPromise;
   }
 
-  /** retry → rate limit → verbose log → undici, shared by every request of this command. */
-  send(timeoutMs: number, maxWaitMs: number): Send {
+  /** retry → rate limit → verbose log → undici, built once and shared by every request of this command. */
+  private httpStack({ timeoutMs, maxWaitMs }: Settings): Send {
     if (this.sendInstance) return this.sendInstance;
     const io = this.io;
     const limiter = new RateLimiter({
@@ -230,7 +229,7 @@ export class Context {
         new ApiClient({
           baseUrl: s.baseUrl,
           workspace: s.workspace,
-          send: this.send(s.timeoutMs, s.maxWaitMs),
+          send: this.httpStack(s),
           session: () => this.session(),
           signal: this.signal,
         }),
@@ -244,14 +243,10 @@ export class Context {
     return new ApiClient({
       baseUrl,
       workspace,
-      send: this.send(s.timeoutMs, s.maxWaitMs),
+      send: this.httpStack(s),
       session: () => this.session(),
       signal: this.signal,
     });
-  }
-
-  get credentialFilePath(): string {
-    return join(this.configDir, 'credentials.json');
   }
 }
 

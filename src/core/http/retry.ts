@@ -14,7 +14,11 @@ export interface RetryOptions {
 }
 
 function retryable(outcome: { res?: HttpResponse; err?: unknown }): string | undefined {
-  if (outcome.res) return RETRY_STATUSES.has(outcome.res.status) ? `HTTP ${outcome.res.status}` : undefined;
+  if (outcome.res) {
+    return RETRY_STATUSES.has(outcome.res.status)
+      ? `the service answered HTTP ${outcome.res.status}`
+      : undefined;
+  }
   const err = outcome.err;
   if (err instanceof NetworkError && (err.kind === 'timeout' || err.kind === 'reset')) return err.message;
   return undefined;
