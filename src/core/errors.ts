@@ -56,7 +56,7 @@ export class InterruptedError extends CliError {
 export class NetworkError extends CliError {
   constructor(
     message: string,
-    readonly kind: 'timeout' | 'reset' | 'refused' | 'other',
+    readonly kind: 'timeout' | 'reset' | 'refused' | 'tls' | 'other',
     options?: { cause?: unknown; hint?: string },
   ) {
     super(message, options);

@@ -11,6 +11,15 @@ export interface TransportOptions {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+/** OpenSSL's verdicts on a certificate chain (Node passes them on as error codes). */
+const TLS_TRUST = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
 /** The bottom layer: one HTTP exchange over undici, with a per-request timeout and same-origin redirects. */
 export function createTransport(opts: TransportOptions): Send {
   const maxRedirects = opts.maxRedirects ?? 5;
@@ -104,6 +113,13 @@ function toNetworkError(err: unknown, req: HttpRequest, timeoutMs: number, timed
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
     return new NetworkError(`connection to ${host} was reset`, 'reset', { cause: err });
+  }
+  if (TLS_TRUST.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('CERT_')) {
+    const why = (e.message ?? code).split(';')[0];
+    return new NetworkError(`the TLS certificate of ${host} is not accepted: ${why}`, 'tls', {
+      cause: err,
+      hint: 'to trust a private CA, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
+    });
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new NetworkError(`cannot resolve ${new URL(req.url).hostname}`, 'other', { cause: err });
