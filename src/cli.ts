@@ -95,9 +95,9 @@ export async function main(opts: MainOptions): Promise<number> {
     return ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return ExitCode.ok;
-      if (err.code === 'commander.help') return ExitCode.ok;
-      if (err.code === 'commander.executeSubCommandAsync') return ExitCode.error;
+      // Help (asked for, or shown for a noun without a verb) and --version are answers, not failures.
+      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(err.code))
+        return ExitCode.ok;
       reportError(
         io,
         new UsageError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')),
