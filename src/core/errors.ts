@@ -37,10 +37,7 @@ export class AuthError extends CliError {
 
 /** Waiting for the rate limit would pass --max-wait (exit 8). */
 export class RateLimitError extends CliError {
-  constructor(
-    message: string,
-    readonly waitSeconds: number,
-  ) {
+  constructor(message: string) {
     super(message, { hint: 'raise --max-wait or try again later' });
   }
 }

@@ -68,7 +68,7 @@ describe('exitCodeFor', () => {
   it.each([
     ['UsageError', new UsageError('bad flag'), 2],
     ['AuthError', new AuthError('not logged in'), 3],
-    ['RateLimitError', new RateLimitError('too long', 900), 8],
+    ['RateLimitError', new RateLimitError('too long'), 8],
     ['InterruptedError', new InterruptedError(), 130],
     ['ExitError 9', new ExitError('scan failed', 9), 9],
     ['ExitError 10', new ExitError('findings at or above high', 10), 10],

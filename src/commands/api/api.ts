@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Context } from '../../core/context.js';
 import { CliError, InterruptedError, UsageError } from '../../core/errors.js';
 import { parseJson, type Query } from '../../core/http/client.js';
-import { JsonArrayWriter } from '../../core/output.js';
+import { writeList } from '../../core/output.js';
 import { readAll } from '../../core/stdin.js';
 import { API_PREFIX } from '../../core/url.js';
 import { Paginator, readPage } from '../../api/paginate.js';
@@ -103,14 +103,12 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
       io: ctx.io,
     },
   );
-  const w = new JsonArrayWriter((s) => ctx.io.out(s));
   try {
-    for await (const item of pager) w.push(item);
+    await writeList(ctx.io, pager, { format: 'json', columns: [], noun: 'items' });
   } catch (err) {
-    if (err instanceof InterruptedError)
+    if (err instanceof InterruptedError) {
       throw new InterruptedError(`interrupted; resume with -f offset=${pager.position}`);
+    }
     throw err;
-  } finally {
-    w.end();
   }
 }

@@ -41,10 +41,6 @@ export class ApiClient {
     return this.deps.baseUrl;
   }
 
-  get workspace(): string | undefined {
-    return this.deps.workspace;
-  }
-
   /** Sends the request and returns the parsed JSON body of a 2xx answer; throws ApiError otherwise. */
   async request<T>(r: ApiRequest): Promise<T> {
     const res = await this.exchange(r);
@@ -83,8 +79,8 @@ export class ApiClient {
       const session = await this.deps.session();
       const token = await session.accessToken();
       res = await this.deps.send({ ...base, headers: { ...headers, authorization: `Bearer ${token}` } });
-      if (res.status === 401 && !session.fromEnv) {
-        const fresh = await session.afterUnauthorized(token);
+      if (res.status === 401) {
+        const fresh = await session.afterUnauthorized(token); // undefined for CSSCTL_TOKEN
         if (fresh)
           res = await this.deps.send({ ...base, headers: { ...headers, authorization: `Bearer ${fresh}` } });
       }

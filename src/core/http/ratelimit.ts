@@ -49,10 +49,6 @@ export class RateLimiter {
 
   constructor(private readonly opts: RateLimiterOptions) {}
 
-  get totalWaitedMs(): number {
-    return this.waitedMs;
-  }
-
   /** `scope` keeps workspaces (and services) apart: each has its own limits. */
   layer(next: Send, scope: (req: HttpRequest) => string): Send {
     return async (req) => {
@@ -128,7 +124,6 @@ export class RateLimiter {
       const secs = Math.ceil(waitMs / 1000);
       throw new RateLimitError(
         `rate limited: the service asks to wait ${secs}s, past --max-wait ${Math.round(this.opts.maxWaitMs / 1000)}s`,
-        secs,
       );
     }
     this.opts.onWait?.({ waitMs, reason, url });
