@@ -1,0 +1,40 @@
+import type { ChalkInstance } from 'chalk';
+import type { IO } from './io.js';
+
+/** A table/csv column of a list command. */
+export interface Column<T> {
+  header: string;
+  value: (item: T) => unknown;
+  /** Colours a table cell when colour is on. */
+  style?: (text: string, item: T, color: ChalkInstance) => string;
+  /** Shown only when at least one item has a value. */
+  optional?: boolean;
+}
+
+/** What a formatter may use. `write` is stdout (data only); messages go through `io` to stderr. */
+export interface FormatterContext<T> {
+  io: IO;
+  write: (text: string) => void;
+  columns: Column<T>[];
+  /** Plural noun for messages such as "No connections found." */
+  noun: string;
+}
+
+/**
+ * One output format, fed the command's item stream one item at a time (cli-contract.md §3). A format is one
+ * file exporting a FormatterFactory; a command only says which formats it offers.
+ */
+export interface Formatter<T> {
+  /** One item, in stream order. */
+  item(item: T): void | Promise<void>;
+  /**
+   * After the last item, and also when the stream stopped early (Ctrl-C, an error), with `complete: false`.
+   * Flushes whatever the formatter holds and closes the document, so that everything written is well-formed.
+   */
+  end(info: { complete: boolean; count: number }): void | Promise<void>;
+}
+
+export type FormatterFactory<T> = (ctx: FormatterContext<T>) => Formatter<T>;
+
+/** The formats a command offers, by the name given to -o. */
+export type Formats<T> = Readonly<Record<string, FormatterFactory<T>>>;
