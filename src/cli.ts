@@ -3,6 +3,7 @@ import type { Clock } from './core/clock.js';
 import { Context, type GlobalOptions } from './core/context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, UsageError, exitCodeFor } from './core/errors.js';
 import { IO, type Streams } from './core/io.js';
+import { isBrokenPipe } from './core/sink.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 
@@ -90,25 +91,38 @@ export async function main(opts: MainOptions): Promise<number> {
     });
 
   const program = buildProgram(io, makeContext);
+  let code: number = ExitCode.ok;
   try {
     await program.parseAsync(opts.argv, { from: 'user' });
-    return ExitCode.ok;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      // Help (asked for, or shown for a noun without a verb) and --version are answers, not failures.
-      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(err.code))
-        return ExitCode.ok;
-      reportError(
-        io,
-        new UsageError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')),
-        early.jsonErrors,
-      );
-      return ExitCode.usage;
-    }
-    const failure = signal.aborted && !(err instanceof InterruptedError) ? new InterruptedError() : err;
-    reportError(io, failure, early.jsonErrors);
-    return exitCodeFor(failure);
+    code = await failed(err, io, signal, early.jsonErrors);
   }
+  // Output that could not be written is never a success (a reader leaving early is not worth a word).
+  const unwritten = await io.finishOutput();
+  if (unwritten && code === ExitCode.ok && !isBrokenPipe(io.outputFailure)) {
+    reportError(io, unwritten, early.jsonErrors);
+    code = exitCodeFor(unwritten);
+  }
+  return code;
+}
+
+/** Reports what ended the command; returns its exit code. */
+async function failed(err: unknown, io: IO, signal: AbortSignal, jsonErrors: boolean): Promise<number> {
+  if (err instanceof CommanderError) {
+    // Help (asked for, or shown for a noun without a verb) and --version are answers, not failures.
+    if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(err.code))
+      return ExitCode.ok;
+    reportError(io, new UsageError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')), jsonErrors);
+    return ExitCode.usage;
+  }
+  // The data written before Ctrl-C reaches stdout before the resume hint reaches stderr.
+  const unwritten = await io.finishOutput();
+  let failure = signal.aborted && !(err instanceof InterruptedError) ? new InterruptedError() : err;
+  // A loop stopped by a write error: that error is what the user must hear about.
+  if (unwritten && !(failure instanceof InterruptedError) && !isBrokenPipe(io.outputFailure))
+    failure = unwritten;
+  reportError(io, failure, jsonErrors);
+  return exitCodeFor(failure);
 }
 
 /** One line on stderr (or one JSON object with -o json/ndjson); a stack trace only with --verbose. */
@@ -181,8 +195,6 @@ export async function run(): Promise<void> {
     streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
     signal: controller.signal,
   });
-  process.exitCode = code;
-  // Let piped output drain, then exit even if a keep-alive socket or keychain call is still open.
-  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  // main() has let stdout take all output; exit even if a keep-alive socket or keychain call is open.
   process.exit(code);
 }

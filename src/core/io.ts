@@ -1,5 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
+import type { CliError } from './errors.js';
+import { OutputSink } from './sink.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -36,10 +38,12 @@ export class IO {
   /** Colour for messages on stderr. */
   readonly errColor: ChalkInstance;
   private readonly secrets = new Set<string>();
+  private readonly sink: OutputSink;
 
   constructor(streams: Streams, opts: IOOptions) {
     this.stdin = streams.stdin;
     this.stdout = streams.stdout;
+    this.sink = new OutputSink(streams.stdout);
     this.stderr = streams.stderr;
     this.quiet = opts.quiet ?? false;
     this.verbose = opts.verbose ?? false;
@@ -72,8 +76,36 @@ export class IO {
     return out;
   }
 
+  /** Data for stdout, written at once. */
   out(text: string): void {
-    this.stdout.write(text);
+    this.sink.write(text);
+  }
+
+  /**
+   * Data for stdout from a loop over many items: gathered into large writes. Await `outReady()` between
+   * items (backpressure, and a write error stops the loop) and call `flushOut()` when the loop ends.
+   */
+  outBatched(text: string): void {
+    this.sink.batched(text);
+  }
+
+  /** Undefined while stdout keeps up; else a promise for 'drain', rejected once a write has failed. */
+  outReady(): Promise<void> | undefined {
+    return this.sink.ready();
+  }
+
+  flushOut(): void {
+    this.sink.flush();
+  }
+
+  /** Writes all pending output and waits for stdout to take it; the write error, if one happened. */
+  finishOutput(): Promise<CliError | undefined> {
+    return this.sink.finish();
+  }
+
+  /** The first error stdout reported (a full disk, a closed pipe). */
+  get outputFailure(): NodeJS.ErrnoException | undefined {
+    return this.sink.error;
   }
 
   /** Progress and informational lines; silenced by --quiet. */
@@ -95,6 +127,7 @@ export class IO {
   }
 
   writeErr(line: string): void {
+    this.sink.flush(); // data written before a message shows before it
     this.stderr.write(this.redact(line.endsWith('\n') ? line : `${line}\n`));
   }
 

@@ -31,8 +31,10 @@ export class JsonArrayWriter {
   private count = 0;
   constructor(private readonly write: (s: string) => void) {}
   push(item: unknown): void {
-    const body = (JSON.stringify(item, null, 2) ?? 'null').replace(/\n/g, '\n  ');
-    this.write(`${this.count === 0 ? '[\n  ' : ',\n  '}${body}`);
+    // Stringified as the one element of an array, V8 indents it as the element of a list ("[\n  …\n]"):
+    // no second pass over the text to indent it.
+    const text = JSON.stringify([item === undefined ? null : item], null, 2);
+    this.write(`${this.count === 0 ? '[\n  ' : ',\n  '}${text.slice(4, -2)}`);
     this.count++;
   }
   end(): void {
@@ -49,31 +51,43 @@ export interface ListOutput<T> {
 
 /** Writes a list in the chosen format from one item stream; returns how many items were written. */
 export async function writeList<T>(io: IO, items: Items<T>, out: ListOutput<T>): Promise<number> {
+  try {
+    return await writeItems(io, items, out);
+  } finally {
+    // What is gathered goes out before anything else is said (a Ctrl-C resume hint, an error).
+    io.flushOut();
+  }
+}
+
+async function writeItems<T>(io: IO, items: Items<T>, out: ListOutput<T>): Promise<number> {
   let n = 0;
   switch (out.format) {
     case 'json': {
-      const w = new JsonArrayWriter((s) => io.out(s));
+      const w = new JsonArrayWriter((s) => io.outBatched(s));
       try {
         for await (const item of items) {
           w.push(item);
           n++;
+          await io.outReady();
         }
       } finally {
-        w.end();
+        w.end(); // even when interrupted, so what was written parses
       }
       return n;
     }
     case 'ndjson':
       for await (const item of items) {
-        io.out(`${JSON.stringify(item)}\n`);
+        io.outBatched(`${JSON.stringify(item)}\n`);
         n++;
+        await io.outReady();
       }
       return n;
     case 'csv': {
-      io.out(`${out.columns.map((c) => csvField(c.header.toLowerCase())).join(',')}\n`);
+      io.outBatched(`${out.columns.map((c) => csvField(c.header.toLowerCase())).join(',')}\n`);
       for await (const item of items) {
-        io.out(`${out.columns.map((c) => csvField(cellText(c.value(item)))).join(',')}\n`);
+        io.outBatched(`${out.columns.map((c) => csvField(cellText(c.value(item)))).join(',')}\n`);
         n++;
+        await io.outReady();
       }
       return n;
     }
@@ -157,7 +171,8 @@ export class TableWriter<T> {
     const text = table.toString();
     // cli-table3 fills in the widths it computed; the next batches reuse them.
     this.widths ??= [...(table.options.colWidths as number[])];
-    this.io.out(`${text.replace(/[ \t]+$/gm, '')}\n`);
+    this.io.out(`${text.replace(/[ \t]+$/gm, '')}\n`); // a batch is already one large write
+    await this.io.outReady();
   }
 }
 
