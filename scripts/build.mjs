@@ -1,6 +1,9 @@
 // Bundles the CLI (code-split so each verb loads only when run) and the sandbox service.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { constants as http2Constants } from 'node:http2';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -12,6 +15,73 @@ const withoutAjv = {
     b.onResolve({ filter: /^ajv(-formats)?(\/|$)/ }, () => ({
       path: fileURLToPath(new URL('./stubs/ajv.js', import.meta.url)),
     }));
+  },
+};
+
+/**
+ * undici as a request uses it (src/core/http/undici.ts imports its Agent and request API directly):
+ * - `node:http2` (~10 ms to load) only when a connection negotiates HTTP/2: undici's h2 client reads
+ *   constants at load time, so they are inlined here and `connect` loads the module on first use;
+ * - what undici requires lazily (fetch bodies, FormData, the non-SIMD parser) stays out of the bundle and
+ *   is required from node_modules at run time, if it is ever needed;
+ * - the whole package (`import('undici')`, for EnvHttpProxyAgent when a proxy is set) is loaded from
+ *   node_modules as it is, not bundled beside the parts.
+ */
+const undiciParts = {
+  name: 'undici-parts',
+  setup(b) {
+    const lib = `${realpathSync(fileURLToPath(new URL('../node_modules/undici/lib', import.meta.url)))}${sep}`;
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', external: true }));
+    b.onResolve({ filter: /^node:http2$/ }, (a) =>
+      a.importer.endsWith('client-h2.js') ? { path: 'http2', namespace: 'lazy-http2' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-http2' }, () => ({
+      contents: `module.exports = { constants: ${JSON.stringify(http2Constants)},
+        connect: (...args) => process.getBuiltinModule('node:http2').connect(...args) };`,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^\.\.?\/.*(web\/|llhttp-wasm)/ }, (a) => {
+      if (a.kind !== 'require-call' || !a.importer.startsWith(lib)) return undefined;
+      const target = join(dirname(a.importer), a.path);
+      return { path: `undici/lib/${relative(lib, target).split(sep).join('/')}`, external: true };
+    });
+  },
+};
+
+/**
+ * Node's built-in modules, taken with process.getBuiltinModule instead of an ESM `import`: an import makes
+ * Node build the module's ESM face, which reads every export and so loads what they lazily stand for
+ * (`import … from 'node:crypto'` loads all of webcrypto; `node:http` loads Node's internal undici). A
+ * module that is an object is loaded on the first use of one of its exports, so `commander` importing
+ * child_process costs nothing until a command spawns one.
+ */
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, (a) => {
+      const name = a.path.replace(/^node:/, '');
+      if (!isBuiltin(`node:${name}`)) return undefined;
+      return { path: name, namespace: 'builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, async (a) => {
+      const id = JSON.stringify(`node:${a.path}`);
+      const mod = process.getBuiltinModule(`node:${a.path}`);
+      if (typeof mod === 'function' || a.path === 'process') {
+        return { contents: `module.exports = process.getBuiltinModule(${id});`, loader: 'js' };
+      }
+      const keys = JSON.stringify(Object.keys(mod));
+      return {
+        contents: `let m; const load = () => (m ??= process.getBuiltinModule(${id}));
+          for (const k of ${keys})
+            Object.defineProperty(exports, k, {
+              enumerable: true,
+              configurable: true, // graceful-fs redefines some
+              get: () => load()[k],
+              set: (v) => { load()[k] = v; }, // graceful-fs patches fs
+            });`,
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -28,7 +98,7 @@ const common = {
   define: { __CSSCTL_VERSION__: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies call require(); give them one in the ESM output.
   banner: {
-    js: "import { createRequire as __cssctlCreateRequire } from 'node:module'; const require = __cssctlCreateRequire(import.meta.url);",
+    js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   },
   logLevel: 'warning',
 };
@@ -36,10 +106,15 @@ const common = {
 await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts' },
-  plugins: [withoutAjv],
+  // undiciParts first: its node:http2 stand-in wins over the lazy built-in.
+  plugins: [withoutAjv, undiciParts, lazyBuiltins],
+  // As in Node's own build of undici: leaves out its experimental Milo parser (two more WASM modules).
+  define: { ...common.define, esbuildDetection: 'true' },
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   minify: true,
 });
 await build({ ...common, entryPoints: { sandbox: 'test/sandbox/main.ts' }, outdir: 'dist' });
+// dist/help.json: --version and --help answered by bin/cssctl.js without loading the CLI.
+await (await import('./gen-help.mjs')).writeHelpFile();

@@ -55,6 +55,9 @@ export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Co
   program.configureOutput({
     writeOut: (s) => io.out(s),
     writeErr: (s) => io.stderr.write(s),
+    // Help is as wide as the terminal it goes to (80 columns when it is not one).
+    getOutHelpWidth: () => helpWidth(io.stdout),
+    getErrHelpWidth: () => helpWidth(io.stderr),
     outputError: () => undefined, // reported by main() as one line
   });
   program.exitOverride();
@@ -70,6 +73,11 @@ export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Co
   };
   program.commands.forEach(configure);
   return program;
+}
+
+/** Commander wraps help to this width: the terminal's, else 80. */
+function helpWidth(stream: { isTTY?: boolean; columns?: number }): number {
+  return (stream.isTTY ? stream.columns : undefined) ?? 80;
 }
 
 export async function main(opts: MainOptions): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { CliError, InterruptedError, NetworkError } from '../errors.js';
 import type { HttpRequest, HttpResponse, Send } from './types.js';
+import type { UndiciRequest } from './undici.js';
 
 export interface TransportOptions {
   timeoutMs: number;
@@ -25,16 +26,12 @@ export function createTransport(opts: TransportOptions): Send {
   const maxRedirects = opts.maxRedirects ?? 5;
   // Node's timers overflow past 2^31-1 ms (a huge --timeout would otherwise fire at once).
   const timeoutMs = Math.min(opts.timeoutMs, 2_147_483_647);
-  // undici is large: it is loaded on the first request, not at start-up (help, config, completion never pay).
+  // undici is loaded on the first request, and only the parts a request uses (see ./undici.ts).
   let undici: Promise<{ request: UndiciRequest; dispatcher: Dispatcher }> | undefined;
   const load = () =>
-    (undici ??= import('undici').then((mod) => {
-      // Bundled, undici (CommonJS) arrives as the default export; unbundled, as named exports.
-      const u = (
-        mod.EnvHttpProxyAgent ? mod : (mod as unknown as { default: typeof mod }).default
-      ) as typeof mod;
-      return { request: u.request, dispatcher: opts.dispatcher ?? new u.EnvHttpProxyAgent() };
-    }));
+    (undici ??= import('./undici.js')
+      .then((m) => m.loadUndici())
+      .then((u) => ({ request: u.request, dispatcher: opts.dispatcher ?? u.createDispatcher() })));
 
   return async function send(req: HttpRequest): Promise<HttpResponse> {
     const { request, dispatcher } = await load();
@@ -57,8 +54,6 @@ export function createTransport(opts: TransportOptions): Send {
     }
   };
 }
-
-type UndiciRequest = typeof import('undici').request;
 
 async function exchange(
   request: UndiciRequest,

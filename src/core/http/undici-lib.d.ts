@@ -1,0 +1,12 @@
+// Types for the two undici modules src/core/http/undici.ts loads directly (undici types its index only).
+declare module 'undici/lib/dispatcher/agent.js' {
+  import { Agent } from 'undici';
+  export default Agent;
+}
+declare module 'undici/lib/api/api-request.js' {
+  import type { Dispatcher } from 'undici';
+  export default function request(
+    this: Dispatcher,
+    options: Dispatcher.RequestOptions,
+  ): Promise<Dispatcher.ResponseData>;
+}
