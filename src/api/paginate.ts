@@ -37,6 +37,13 @@ function num(v: unknown): number | undefined {
 export type FetchPage<T> = (offset: number, limit: number) => Promise<Page<T>>;
 
 /**
+ * The page size `--all` and `api --paginate` ask for when the user names none: the service clamps it to the
+ * largest it allows and echoes that `limit` (service-api.md, the paginated object), which the paginator keeps. Fewer,
+ * larger pages are the cheapest export, and under a rate limit they spend the fewest requests.
+ */
+export const LARGEST_PAGE = 1000;
+
+/**
  * `--all`: follows pages until `total` items are read, yielding as it goes so memory stays flat. Checks that
  * `total` holds steady and drops items whose id it has just printed (items shift between pages when the
  * collection changes under us; ids of the last two pages are kept, which bounds memory).
@@ -63,8 +70,9 @@ export class Paginator<T> {
     let previous = new Set<string>();
     let warnedTotal = false;
     let dropped = 0;
+    let pageSize = this.opts.pageSize;
     for (;;) {
-      const page = await this.fetchPage(this.position, this.opts.pageSize);
+      const page = await this.fetchPage(this.position, pageSize);
       if (page.total !== undefined) {
         if (this.total !== undefined && page.total !== this.total && !warnedTotal) {
           this.opts.io.warn(
@@ -74,6 +82,8 @@ export class Paginator<T> {
         }
         this.total = page.total;
       }
+      // The service may give fewer than asked (its maximum): the size it echoes is the page size from now on.
+      if (page.limit !== undefined && page.limit > 0 && page.limit < pageSize) pageSize = page.limit;
       if (page.items.length === 0) break;
       let fresh = 0;
       for (const item of page.items) {
@@ -94,7 +104,9 @@ export class Paginator<T> {
       previous = recent;
       recent = new Set();
       if (this.total !== undefined && this.position >= this.total) break;
-      if (this.total === undefined && page.items.length < this.opts.pageSize) break;
+      // Without a total, a short page ends the list only when the service said what a full page is; else
+      // it may be the service's cap, and the next (empty) page tells.
+      if (this.total === undefined && page.limit !== undefined && page.items.length < pageSize) break;
     }
     if (dropped > 0)
       this.opts.io.warn(`dropped ${dropped} item(s) already printed (the list changed while paging)`);

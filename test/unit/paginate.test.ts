@@ -219,16 +219,41 @@ describe('Paginator', () => {
     expect(calls).toHaveLength(3);
   });
 
-  it('without a total, stops after a short page', async () => {
+  it('without a total, stops after a short page when the service echoes its page size', async () => {
     const data = items(5);
     const calls: number[] = [];
     const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
       calls.push(offset);
-      return { items: data.slice(offset, offset + limit) };
+      return { items: data.slice(offset, offset + limit), limit };
     };
     const { io } = makeIO();
     expect(await collect(paginator(fetch, io, 2))).toStrictEqual(data);
     expect(calls).toStrictEqual([0, 2, 4]);
+  });
+
+  it('without a total or a limit, a short page may be the service cap: it reads on to an empty page', async () => {
+    const data = items(7);
+    const calls: [number, number][] = [];
+    // Caps pages at 3 silently, whatever is asked.
+    const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
+      calls.push([offset, limit]);
+      return { items: data.slice(offset, offset + Math.min(limit, 3)) };
+    };
+    const { io } = makeIO();
+    expect(await collect(paginator(fetch, io, 10))).toStrictEqual(data);
+    expect(calls.map(([o]) => o)).toStrictEqual([0, 3, 6, 7]);
+  });
+
+  it('asks for the page size the service echoes once it is smaller than asked', async () => {
+    const data = items(10);
+    const { fetch, calls } = endpoint(() => data, { maxLimit: 4 });
+    const { io } = makeIO();
+    expect(await collect(paginator(fetch, io, 1000))).toStrictEqual(data);
+    expect(calls).toStrictEqual([
+      [0, 1000],
+      [4, 4],
+      [8, 4],
+    ]);
   });
 
   it('starts at startOffset', async () => {

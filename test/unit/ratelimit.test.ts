@@ -196,3 +196,19 @@ describe('exhausted windows shared between processes', () => {
     expect(clock.sleeps).toEqual([]);
   });
 });
+
+describe('waiting for an exhausted window', () => {
+  it('adds at most 1% of the wait (250 ms at most) of jitter, so an export takes what the limit requires', async () => {
+    const clock = new FakeClock();
+    clock.rand = 0.999;
+    const limiter = new RateLimiter({ clock, maxWaitMs: 300_000 });
+    const reset = Math.floor(clock.now() / 1000) + 2;
+    const t = scripted(clock, [{ status: 200, headers: rl(0, reset) }, { status: 200 }]);
+    const send = limiter.layer(t.send, scope);
+    await send(req());
+    await send(req());
+    const late = t.sent[1]!.at - reset * 1000;
+    expect(late).toBeGreaterThanOrEqual(0);
+    expect(late).toBeLessThanOrEqual((reset * 1000 - t.sent[0]!.at) / 100);
+  });
+});

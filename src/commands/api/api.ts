@@ -5,7 +5,7 @@ import { parseJson, type Query } from '../../core/http/client.js';
 import { writeList } from '../../core/output.js';
 import { readAll } from '../../core/stdin.js';
 import { API_PREFIX } from '../../core/url.js';
-import { Paginator, readPage } from '../../api/paginate.js';
+import { LARGEST_PAGE, Paginator, readPage } from '../../api/paginate.js';
 import { parseFields } from '../shared/fields.js';
 
 export interface ApiOptions {
@@ -96,7 +96,7 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
       return readPage<unknown>(page, key);
     },
     {
-      pageSize: Number(query.limit) || 100,
+      pageSize: Number(query.limit) || LARGEST_PAGE,
       startOffset: Number(query.offset) || 0,
       idOf: (item) =>
         item && typeof item === 'object' && 'id' in item ? String((item as { id: unknown }).id) : undefined,

@@ -1,7 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { InterruptedError } from '../../core/errors.js';
 import { writeList, type Column } from '../../core/output.js';
-import { Paginator, type FetchPage } from '../../api/paginate.js';
+import { LARGEST_PAGE, Paginator, type FetchPage } from '../../api/paginate.js';
 
 export interface ListOptions {
   limit?: number;
@@ -17,8 +17,6 @@ export interface ListSpec<T> {
   idOf: (item: T) => string | undefined;
 }
 
-const ALL_PAGE_SIZE = 100;
-
 /**
  * Every list command: one page (with a hint when there are more), or `--all` streamed page by page.
  * On Ctrl-C during `--all`, says which --offset resumes where output stopped.
@@ -29,7 +27,7 @@ export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec
   const offset = opts.offset ?? 0;
   if (opts.all) {
     const pager = new Paginator<T>(spec.fetch, {
-      pageSize: opts.limit ?? ALL_PAGE_SIZE,
+      pageSize: opts.limit ?? LARGEST_PAGE,
       startOffset: offset,
       idOf: spec.idOf,
       io,

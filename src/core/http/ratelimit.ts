@@ -78,7 +78,10 @@ export class RateLimiter {
       const b = this.buckets.get(k);
       if (!b || b.remaining > 0) continue;
       const waitMs = b.resetAt - this.opts.clock.now();
-      if (waitMs > 0) await this.spend(waitMs + this.jitter(), 'limit-reached', url, signal);
+      // Reset is never early (whole seconds, rounded up by the service): a small spread is enough, so an
+      // export under the limit takes what the limit requires and not a second more per window.
+      if (waitMs > 0)
+        await this.spend(waitMs + this.jitter(Math.min(250, waitMs / 100)), 'limit-reached', url, signal);
       // The window has turned over: let the next answer tell us what is left.
       this.buckets.delete(k);
     }
@@ -110,8 +113,8 @@ export class RateLimiter {
     return waitMs + this.jitter();
   }
 
-  private jitter(): number {
-    return Math.floor(this.opts.clock.random() * 1000);
+  private jitter(maxMs = 1000): number {
+    return Math.floor(this.opts.clock.random() * maxMs);
   }
 
   private async spend(
