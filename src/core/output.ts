@@ -31,11 +31,14 @@ export class JsonArrayWriter {
   private count = 0;
   constructor(private readonly write: (s: string) => void) {}
   push(item: unknown): void {
+    this.write(this.element(item));
+  }
+  /** The text push() would write for this item (the caller writes it). */
+  element(item: unknown): string {
     // Stringified as the one element of an array, V8 indents it as the element of a list ("[\n  …\n]"):
     // no second pass over the text to indent it.
     const text = JSON.stringify([item === undefined ? null : item], null, 2);
-    this.write(`${this.count === 0 ? '[\n  ' : ',\n  '}${text.slice(4, -2)}`);
-    this.count++;
+    return `${this.count++ === 0 ? '[\n  ' : ',\n  '}${text.slice(4, -2)}`;
   }
   end(): void {
     this.write(this.count === 0 ? '[]\n' : '\n]\n');
@@ -59,36 +62,47 @@ export async function writeList<T>(io: IO, items: Items<T>, out: ListOutput<T>):
   }
 }
 
+/** A source that can hand over its items a page at a time (the Paginator). */
+interface Paged<T> {
+  pages(): AsyncIterable<T[]>;
+}
+
+/** The items in batches: a page at a time from a paginator, an array whole, anything else item by item. */
+async function* batchesOf<T>(items: Items<T>): AsyncGenerator<T[]> {
+  if (typeof (items as Partial<Paged<T>>).pages === 'function') yield* (items as unknown as Paged<T>).pages();
+  else if (Array.isArray(items)) yield items as T[];
+  else for await (const item of items) yield [item];
+}
+
 async function writeItems<T>(io: IO, items: Items<T>, out: ListOutput<T>): Promise<number> {
   let n = 0;
+  // One string per batch, handed to the sink at once; waiting on stdout only when it is full.
+  const each = async (line: (item: T) => string) => {
+    for await (const batch of batchesOf(items)) {
+      let text = '';
+      for (const item of batch) text += line(item);
+      n += batch.length;
+      io.outBatched(text);
+      const full = io.outReady();
+      if (full) await full;
+    }
+  };
   switch (out.format) {
     case 'json': {
       const w = new JsonArrayWriter((s) => io.outBatched(s));
       try {
-        for await (const item of items) {
-          w.push(item);
-          n++;
-          await io.outReady();
-        }
+        await each((item) => w.element(item));
       } finally {
         w.end(); // even when interrupted, so what was written parses
       }
       return n;
     }
     case 'ndjson':
-      for await (const item of items) {
-        io.outBatched(`${JSON.stringify(item)}\n`);
-        n++;
-        await io.outReady();
-      }
+      await each((item) => `${JSON.stringify(item)}\n`);
       return n;
     case 'csv': {
       io.outBatched(`${out.columns.map((c) => csvField(c.header.toLowerCase())).join(',')}\n`);
-      for await (const item of items) {
-        io.outBatched(`${out.columns.map((c) => csvField(cellText(c.value(item)))).join(',')}\n`);
-        n++;
-        await io.outReady();
-      }
+      await each((item) => `${out.columns.map((c) => csvField(cellText(c.value(item)))).join(',')}\n`);
       return n;
     }
     case 'table': {
