@@ -35,10 +35,17 @@ export class JsonArrayWriter {
   }
   /** The text push() would write for this item (the caller writes it). */
   element(item: unknown): string {
-    // Stringified as the one element of an array, V8 indents it as the element of a list ("[\n  …\n]"):
+    return this.elements([item]);
+  }
+  /** The text for several items in a row: one stringify for all of them. */
+  elements(items: readonly unknown[]): string {
+    if (items.length === 0) return '';
+    // V8 indents the elements of the array as they are indented in the whole list ("[\n  …,\n  …\n]"):
     // no second pass over the text to indent it.
-    const text = JSON.stringify([item === undefined ? null : item], null, 2);
-    return `${this.count++ === 0 ? '[\n  ' : ',\n  '}${text.slice(4, -2)}`;
+    const text = JSON.stringify(items, null, 2);
+    const prefix = this.count === 0 ? '[\n' : ',\n';
+    this.count += items.length;
+    return `${prefix}${text.slice(2, -2)}`;
   }
   end(): void {
     this.write(this.count === 0 ? '[]\n' : '\n]\n');
@@ -77,12 +84,10 @@ async function* batchesOf<T>(items: Items<T>): AsyncGenerator<T[]> {
 async function writeItems<T>(io: IO, items: Items<T>, out: ListOutput<T>): Promise<number> {
   let n = 0;
   // One string per batch, handed to the sink at once; waiting on stdout only when it is full.
-  const each = async (line: (item: T) => string) => {
+  const each = async (text: (batch: T[]) => string) => {
     for await (const batch of batchesOf(items)) {
-      let text = '';
-      for (const item of batch) text += line(item);
       n += batch.length;
-      io.outBatched(text);
+      io.outBatched(text(batch));
       const full = io.outReady();
       if (full) await full;
     }
@@ -91,18 +96,27 @@ async function writeItems<T>(io: IO, items: Items<T>, out: ListOutput<T>): Promi
     case 'json': {
       const w = new JsonArrayWriter((s) => io.outBatched(s));
       try {
-        await each((item) => w.element(item));
+        await each((batch) => w.elements(batch));
       } finally {
         w.end(); // even when interrupted, so what was written parses
       }
       return n;
     }
     case 'ndjson':
-      await each((item) => `${JSON.stringify(item)}\n`);
+      await each((batch) => {
+        let text = '';
+        for (const item of batch) text += `${JSON.stringify(item)}\n`;
+        return text;
+      });
       return n;
     case 'csv': {
       io.outBatched(`${out.columns.map((c) => csvField(c.header.toLowerCase())).join(',')}\n`);
-      await each((item) => `${out.columns.map((c) => csvField(cellText(c.value(item)))).join(',')}\n`);
+      await each((batch) => {
+        let text = '';
+        for (const item of batch)
+          text += `${out.columns.map((c) => csvField(cellText(c.value(item)))).join(',')}\n`;
+        return text;
+      });
       return n;
     }
     case 'table': {
