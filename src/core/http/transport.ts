@@ -7,6 +7,8 @@ export interface TransportOptions {
   /** Defaults to an agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
   dispatcher?: Dispatcher;
   maxRedirects?: number;
+  /** false: a 3xx is the answer (webhook receivers are not followed elsewhere). Default true. */
+  followRedirects?: boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -42,7 +44,7 @@ export function createTransport(opts: TransportOptions): Send {
     for (let hop = 0; ; hop++) {
       const res = await exchange(request, current, dispatcher, timeoutMs);
       const location = res.headers.location;
-      if (!REDIRECTS.has(res.status) || !location) return res;
+      if (!REDIRECTS.has(res.status) || !location || opts.followRedirects === false) return res;
       if (hop >= maxRedirects) throw new CliError(`too many redirects (more than ${maxRedirects})`);
       const next = new URL(location, current.url);
       if (next.origin !== new URL(current.url).origin) {
