@@ -15,7 +15,7 @@ export class SandboxState {
   readonly limiter: RateLimiter;
   readonly idempotency = new IdempotencyStore();
   readonly faults = new FaultQueue();
-  readonly webhooks = new WebhookDispatcher();
+  readonly webhooks: WebhookDispatcher;
   readonly scans: ScanEngine;
   readonly requests: RecordedRequest[] = [];
 
@@ -24,7 +24,11 @@ export class SandboxState {
     this.tokenTtlSeconds = options.tokenTtlSeconds;
     this.tokens = new TokenService(options.jwtSecret);
     this.limiter = new RateLimiter(options.rateWindowSeconds * 1000);
-    this.scans = new ScanEngine(options.scanStepMs, this.webhooks);
+    this.webhooks = new WebhookDispatcher({
+      attempts: options.webhookAttempts,
+      retryMs: options.webhookRetryMs,
+    });
+    this.scans = new ScanEngine(options.scanStepMs, this.webhooks, options.complianceThreshold);
     this.faults.add(...options.faults);
   }
 
