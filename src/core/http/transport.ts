@@ -1,10 +1,14 @@
 import type { Dispatcher } from 'undici';
 import { CliError, InterruptedError, NetworkError } from '../errors.js';
+import { isLoopbackHost } from '../url.js';
 import type { HttpRequest, HttpResponse, Send } from './types.js';
 
 export interface TransportOptions {
   timeoutMs: number;
-  /** Defaults to an agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
+  /**
+   * Defaults to an agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY — for every host but loopback,
+   * which is always reached directly (a proxy would see a plain-http bearer token and login password).
+   */
   dispatcher?: Dispatcher;
   maxRedirects?: number;
 }
@@ -26,20 +30,27 @@ export function createTransport(opts: TransportOptions): Send {
   // Node's timers overflow past 2^31-1 ms (a huge --timeout would otherwise fire at once).
   const timeoutMs = Math.min(opts.timeoutMs, 2_147_483_647);
   // undici is large: it is loaded on the first request, not at start-up (help, config, completion never pay).
-  let undici: Promise<{ request: UndiciRequest; dispatcher: Dispatcher }> | undefined;
+  let undici:
+    | Promise<{ request: UndiciRequest; dispatcher: Dispatcher; Agent: typeof import('undici').Agent }>
+    | undefined;
   const load = () =>
     (undici ??= import('undici').then((mod) => {
       // Bundled, undici (CommonJS) arrives as the default export; unbundled, as named exports.
       const u = (
         mod.EnvHttpProxyAgent ? mod : (mod as unknown as { default: typeof mod }).default
       ) as typeof mod;
-      return { request: u.request, dispatcher: opts.dispatcher ?? new u.EnvHttpProxyAgent() };
+      return { request: u.request, dispatcher: opts.dispatcher ?? new u.EnvHttpProxyAgent(), Agent: u.Agent };
     }));
+  let direct: Dispatcher | undefined;
 
   return async function send(req: HttpRequest): Promise<HttpResponse> {
-    const { request, dispatcher } = await load();
+    const { request, dispatcher: proxied, Agent } = await load();
     let current = req;
     for (let hop = 0; ; hop++) {
+      // Loopback never goes through a proxy (as curl and Go do), whatever HTTP(S)_PROXY and NO_PROXY say.
+      const dispatcher =
+        opts.dispatcher ??
+        (isLoopbackHost(new URL(current.url).hostname) ? (direct ??= new Agent()) : proxied);
       const res = await exchange(request, current, dispatcher, timeoutMs);
       const location = res.headers.location;
       if (!REDIRECTS.has(res.status) || !location) return res;
