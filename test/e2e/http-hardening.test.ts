@@ -1,0 +1,65 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { World, errorLine, received } from './harness.js';
+
+/** Issue 9: one bad rate-limit header, waits past Node's timer maximum, the --max-wait message. */
+describe('rate-limit headers that cannot be right', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await World.start();
+  });
+  afterAll(() => w.close());
+  beforeEach(async () => {
+    rmSync(join(w.configDir, 'ratelimit-state.json'), { force: true });
+    w.sandbox.reset();
+    await w.login();
+    w.sandbox.clearRequests();
+  });
+
+  it('a Retry-After of 2600000 s with a huge --max-wait is one request and one clear line, not a spin', async () => {
+    w.sandbox.injectFaults({ kind: 'status', status: 429, retryAfterSeconds: 2_600_000, count: 50 });
+    const res = await w.run(['connections', 'list', '--max-wait', '99999999']);
+    expect(res.code).toBe(1);
+    expect(errorLine(res)).toMatch(/HTTP 429 with an unusable .*more than a day.*not waiting/);
+    expect(res.stderr).not.toMatch(/TimeoutOverflowWarning/);
+    expect(received(w.sandbox, '/connections')).toHaveLength(1);
+    // Nothing was remembered: the next command is not blocked.
+    w.sandbox.reset();
+    await w.login();
+    const next = await w.run(['connections', 'list', '--json']);
+    expect(next.code, next.stderr).toBe(0);
+  });
+
+  it('a window 10^8 s ahead left in ratelimit-state.json (by an older cssctl) does not block commands', async () => {
+    const far = Date.now() + 1e11;
+    writeFileSync(
+      join(w.configDir, 'ratelimit-state.json'),
+      JSON.stringify({ [`${w.url} acme all`]: far, [`${w.url} acme scans-create`]: far }),
+    );
+    const res = await w.run(['connections', 'list', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.ms).toBeLessThan(15_000);
+  });
+
+  it('a remembered window within the bound is waited on, and --max-wait says it came from an earlier process', async () => {
+    writeFileSync(
+      join(w.configDir, 'ratelimit-state.json'),
+      JSON.stringify({ [`${w.url} acme all`]: Date.now() + 3_600_000 }),
+    );
+    const res = await w.run(['connections', 'list', '--max-wait', '5']);
+    expect(res.code).toBe(8);
+    expect(errorLine(res)).toMatch(/earlier cssctl process .*ratelimit-state\.json.*past --max-wait 5s/);
+    expect(received(w.sandbox, '/connections')).toHaveLength(0);
+  });
+
+  it('--max-wait names the running total when the total is what passes it', async () => {
+    w.sandbox.injectFaults({ kind: 'status', status: 429, retryAfterSeconds: 1, count: 6 });
+    // Each wait is 1–3 s (Reset rounded up, plus jitter): never past 3.5 s alone, past it in total by the fourth.
+    const res = await w.run(['connections', 'list', '--max-wait', '3.5', '--quiet']);
+    expect(res.code).toBe(8);
+    expect(errorLine(res)).toMatch(
+      /asks to wait \ds, which would bring this command's waiting to \ds in all, past --max-wait 3.5s/,
+    );
+  });
+});
