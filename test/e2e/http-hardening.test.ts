@@ -1,4 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { World, errorLine, received } from './harness.js';
@@ -61,5 +63,46 @@ describe('rate-limit headers that cannot be right', () => {
     expect(errorLine(res)).toMatch(
       /asks to wait \ds, which would bring this command's waiting to \ds in all, past --max-wait 3.5s/,
     );
+  });
+});
+
+describe('answer size', () => {
+  let w: World;
+  let big: Server;
+  let written = 0;
+  beforeAll(async () => {
+    w = await World.start();
+    // 80 MiB of a JSON string, streamed without Content-Length.
+    big = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 'a');
+      res.write('"');
+      const pump = () => {
+        while (written < 80 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end('"');
+      };
+      pump();
+    });
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
+  });
+  afterAll(async () => {
+    big.closeAllConnections();
+    await new Promise((r) => big.close(r));
+    await w.close();
+  });
+
+  it('an answer past 64 MiB is one clear line and exit 1, never a V8 string error or the whole body in memory', async () => {
+    const res = await w.run(
+      ['api', '/big', '--base-url', `http://127.0.0.1:${(big.address() as AddressInfo).port}`, '-w', 'acme'],
+      { env: { CSSCTL_TOKEN: 'tok' } },
+    );
+    expect(res.code).toBe(1);
+    expect(errorLine(res)).toMatch(
+      /^error: the answer from 127\.0\.0\.1:\d+ is larger than 64 MiB; refusing to read it/,
+    );
+    expect(res.stdout).toBe('');
   });
 });

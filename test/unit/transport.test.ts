@@ -480,3 +480,59 @@ describe('proxy support', () => {
     expect(target.seen).toHaveLength(0);
   });
 });
+
+describe('answer size', () => {
+  it('refuses a streamed body past the cap with one clear error, and stops reading it', async () => {
+    const TOTAL = 256 * 1024 * 1024;
+    let written = 0;
+    let closed = false;
+    const srv = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const pump = () => {
+        while (written < TOTAL) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => (closed = true));
+      pump();
+    });
+    const err = await failure(
+      createTransport({ timeoutMs: 2000, maxBodyBytes: 1000 })(get(`${srv.origin}/big`)),
+    );
+    expect(err).toBeInstanceOf(CliError);
+    expect(err).not.toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toBe(
+      `the answer from 127.0.0.1:${srv.port} is larger than 1000 bytes; refusing to read it`,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(true);
+    expect(written).toBeLessThan(TOTAL); // socket buffers take a few MiB; the rest is never sent
+  });
+
+  it('refuses a declared Content-Length past the cap before reading the body', async () => {
+    const srv = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-length': String(100 * 1024 * 1024) });
+      res.write('{'); // and then nothing: reading on would hang until the timeout
+    });
+    const err = await failure(createTransport({ timeoutMs: 5000 })(get(`${srv.origin}/big`)));
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as Error).message).toMatch(/larger than 64 MiB; refusing to read it/);
+  });
+
+  it('reads a body of exactly the cap, multi-byte characters across chunks intact', async () => {
+    const text = '"é€😀"'.repeat(50);
+    const bytes = Buffer.from(text);
+    const srv = await startServer((_req, res) => {
+      res.writeHead(200);
+      for (let i = 0; i < bytes.length; i += 7) res.write(bytes.subarray(i, i + 7));
+      res.end();
+    });
+    const res = await createTransport({ timeoutMs: 2000, maxBodyBytes: bytes.length })(
+      get(`${srv.origin}/x`),
+    );
+    expect(res.body).toBe(text);
+  });
+});

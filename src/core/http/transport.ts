@@ -11,7 +11,12 @@ export interface TransportOptions {
    */
   dispatcher?: Dispatcher;
   maxRedirects?: number;
+  /** The largest answer body read; a larger one is refused, never read into memory whole. */
+  maxBodyBytes?: number;
 }
+
+/** cli-contract.md §5: an answer body larger than 64 MiB is refused (exit 1). */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -27,6 +32,7 @@ const TLS_TRUST = new Set([
 /** The bottom layer: one HTTP exchange over undici, with a per-request timeout and same-origin redirects. */
 export function createTransport(opts: TransportOptions): Send {
   const maxRedirects = opts.maxRedirects ?? 5;
+  const maxBodyBytes = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   // Node's timers overflow past 2^31-1 ms (a huge --timeout would otherwise fire at once).
   const timeoutMs = Math.min(opts.timeoutMs, 2_147_483_647);
   // undici is large: it is loaded on the first request, not at start-up (help, config, completion never pay).
@@ -51,7 +57,7 @@ export function createTransport(opts: TransportOptions): Send {
       const dispatcher =
         opts.dispatcher ??
         (isLoopbackHost(new URL(current.url).hostname) ? (direct ??= new Agent()) : proxied);
-      const res = await exchange(request, current, dispatcher, timeoutMs);
+      const res = await exchange(request, current, dispatcher, timeoutMs, maxBodyBytes);
       const location = res.headers.location;
       if (!REDIRECTS.has(res.status) || !location) return res;
       if (hop >= maxRedirects) throw new CliError(`too many redirects (more than ${maxRedirects})`);
@@ -76,6 +82,7 @@ async function exchange(
   req: HttpRequest,
   dispatcher: Dispatcher,
   timeoutMs: number,
+  maxBodyBytes: number,
 ): Promise<HttpResponse> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
@@ -89,16 +96,44 @@ async function exchange(
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const body = await res.body.text();
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) {
       if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     }
+    const body = await readCapped(res.body, Number(headers['content-length']), maxBodyBytes, req);
     return { status: res.statusCode, headers, body };
   } catch (err) {
     if (req.signal?.aborted) throw new InterruptedError();
+    if (err instanceof CliError) throw err;
     throw toNetworkError(err, req, timeoutMs, timeout.aborted);
   }
+}
+
+/** Reads a body as UTF-8, refusing (and closing) one larger than `max` bytes, declared or streamed. */
+async function readCapped(
+  stream: AsyncIterable<Buffer> & { destroy(): unknown },
+  declared: number,
+  max: number,
+  req: HttpRequest,
+): Promise<string> {
+  const tooLarge = () => {
+    stream.destroy();
+    const mib = max / (1024 * 1024);
+    return new CliError(
+      `the answer from ${new URL(req.url).host} is larger than ${mib >= 1 ? `${mib} MiB` : `${max} bytes`}; refusing to read it`,
+      { hint: 'narrow the request (--limit, filters), or check --base-url' },
+    );
+  };
+  if (declared > max) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  // As undici's text(): UTF-8, a leading BOM dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks, size));
 }
 
 function toNetworkError(err: unknown, req: HttpRequest, timeoutMs: number, timedOut: boolean): NetworkError {
