@@ -106,3 +106,42 @@ describe('answer size', () => {
     expect(res.stdout).toBe('');
   });
 });
+
+describe('smaller', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await World.start();
+    await w.login();
+  });
+  afterAll(() => w.close());
+
+  it('an --input file with a UTF-8 byte-order mark is read as the JSON it holds', async () => {
+    const file = join(w.dir, 'bom.json');
+    writeFileSync(file, `\uFEFF${JSON.stringify({ alias: 'bom-conn', provider: 'aws' })}\n`);
+    const res = await w.run(['api', '/connections', '--input', file]);
+    expect(res.code, res.stderr).toBe(0);
+    const posted = received(w.sandbox, '/connections', 'POST');
+    expect(JSON.parse(posted[posted.length - 1]!.body)).toEqual({ alias: 'bom-conn', provider: 'aws' });
+    const fromStdin = await w.run(['api', '/connections', '--input', '-'], {
+      input: `\uFEFF${JSON.stringify({ alias: 'bom-stdin', provider: 'aws' })}`,
+    });
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+  });
+
+  it('--verbose stack traces name the real functions and source files, not minified ones', async () => {
+    const res = await w.run(['connections', 'list', '--verbose', '--base-url', 'http://127.0.0.1:1'], {
+      env: { CSSCTL_TOKEN: 'tok' },
+    });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^\s+at toNetworkError \(.*src\/core\/http\/transport\.ts:\d+:\d+\)$/m);
+    expect(res.stderr).toMatch(/^NetworkError: cannot connect/m);
+  });
+
+  it('https to a port that speaks plain HTTP says so in one line', async () => {
+    const res = await w.run(['connections', 'list', '--base-url', w.url.replace('http:', 'https:')], {
+      env: { CSSCTL_TOKEN: 'tok' },
+    });
+    expect(res.code).toBe(1);
+    expect(errorLine(res)).toMatch(/^error: 127\.0\.0\.1:\d+ speaks plain HTTP, not HTTPS \(check the port/);
+  });
+});

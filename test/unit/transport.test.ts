@@ -536,3 +536,14 @@ describe('answer size', () => {
     expect(res.body).toBe(text);
   });
 });
+
+describe('TLS to a port that speaks plain HTTP', () => {
+  it('is one clear line saying so, not OpenSSL’s "wrong version number"', async () => {
+    const srv = await startServer((_req, res) => res.end('plain'));
+    const err = await failure(createTransport({ timeoutMs: 2000 })(get(`https://127.0.0.1:${srv.port}/x`)));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).message).toBe(`127.0.0.1:${srv.port} speaks plain HTTP, not HTTPS`);
+    expect((err as NetworkError).message).not.toMatch(/wrong version number|SSL routines/);
+    expect((err as NetworkError).hint).toMatch(/http:\/\//);
+  });
+});

@@ -160,6 +160,13 @@ function toNetworkError(err: unknown, req: HttpRequest, timeoutMs: number, timed
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
     return new NetworkError(`connection to ${host} was reset`, 'reset', { cause: err });
   }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_HTTP_REQUEST') {
+    // OpenSSL's "wrong version number": the port answered in plain HTTP.
+    return new NetworkError(`${host} speaks plain HTTP, not HTTPS`, 'tls', {
+      cause: err,
+      hint: 'check the port; use http:// only for a loopback service (localhost, 127.0.0.0/8, [::1])',
+    });
+  }
   if (TLS_TRUST.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('CERT_')) {
     const why = (e.message ?? code).split(';')[0];
     return new NetworkError(`the TLS certificate of ${host} is not accepted: ${why}`, 'tls', {
