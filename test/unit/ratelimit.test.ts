@@ -134,7 +134,7 @@ describe('rate limit layer', () => {
   it('bounds the total of several waits by --max-wait', async () => {
     const { clock, limiter } = setup(25);
     const r = () => ({ status: 429, headers: rl(0, Math.floor(clock.now() / 1000) + 10) });
-    const t = scripted(clock, [r, r, r, r, r]);
+    const t = scripted(clock, [r, r, r]); // waits of 10 s + 10 s, then the third would pass 25 s
     const err = await limiter
       .layer(
         t.send,
@@ -342,5 +342,57 @@ describe('the --max-wait message', () => {
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as Error).message).toMatch(/wait 10s, .*30s in all, past --max-wait 25s/);
     expect(clock.totalSlept).toBe(20_000);
+  });
+});
+
+describe('mutations that used to survive', () => {
+  function memoryShare() {
+    const data: Record<string, number> = {};
+    return { data, load: () => ({ ...data }), save: (k: string, v: number) => void (data[k] = v) };
+  }
+
+  it('POST /scans also counts against the workspace limit: an exhausted workspace holds a scan creation', async () => {
+    const { clock, limiter } = setup();
+    const reset = Math.floor(clock.now() / 1000) + 30;
+    const t = scripted(clock, [
+      { status: 200, headers: rl(0, reset) }, // GET: the workspace's 120/min are spent
+      { status: 201, headers: rl(9, reset + 60, 10) },
+    ]);
+    const send = limiter.layer(t.send, scope);
+    await send(req());
+    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: 'scans-create' }));
+    expect(t.sent[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
+  });
+
+  it('a 429 is recorded as Remaining 0 whatever its Remaining header says', async () => {
+    const { clock } = setup();
+    const share = memoryShare();
+    const reset = Math.floor(clock.now() / 1000) + 20;
+    const t = scripted(clock, [{ status: 429, headers: rl(3, reset) }, { status: 200 }]);
+    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send, scope)(req());
+    expect(share.data).toEqual({ 'http://127.0.0.1:1 acme all': reset * 1000 });
+  });
+
+  it('takes the later of Reset and Retry-After: a Reset later than Retry-After wins', async () => {
+    const { clock, limiter } = setup();
+    const t = scripted(clock, [
+      { status: 429, headers: { ...rl(0, Math.floor(clock.now() / 1000) + 40), 'retry-after': '10' } },
+      { status: 200 },
+    ]);
+    await limiter.layer(t.send, scope)(req());
+    expect(t.sent[1]!.at - t.sent[0]!.at).toBeGreaterThanOrEqual(40_000);
+    expect(t.sent[1]!.at - t.sent[0]!.at).toBeLessThan(41_000);
+    expect(clock.sleeps).toHaveLength(1); // one wait, announced once with its true length
+  });
+
+  it('takes the later of the two even when the 429 carries Reset without Remaining', async () => {
+    const { clock, limiter } = setup();
+    const reset = String(Math.floor(clock.now() / 1000) + 40);
+    const t = scripted(clock, [
+      { status: 429, headers: { 'x-ratelimit-reset': reset, 'retry-after': '10' } },
+      { status: 200 },
+    ]);
+    await limiter.layer(t.send, scope)(req());
+    expect(t.sent[1]!.at).toBeGreaterThanOrEqual(Number(reset) * 1000);
   });
 });
