@@ -168,7 +168,8 @@ export class RateLimiter {
   }
 }
 
-function intHeader(v: string | undefined): number | undefined {
+/** An X-RateLimit-* value as a whole number; undefined when absent or not a finite number. */
+export function intHeader(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v.trim());
   return Number.isFinite(n) && v.trim() !== '' ? Math.floor(n) : undefined;
@@ -187,7 +188,7 @@ function describeAhead(ms: number): string {
 }
 
 /** Retry-After is either delta-seconds or an HTTP date; returns the epoch ms it points at. */
-function parseRetryAfter(v: string | undefined, now: number): number | undefined {
+export function parseRetryAfter(v: string | undefined, now: number): number | undefined {
   if (!v) return undefined;
   const s = v.trim();
   if (/^\d+$/.test(s)) return now + Number(s) * 1000;
