@@ -16,6 +16,9 @@ if (!answerEarly(process.argv.slice(2))) {
   // space with it, and 100,000 findings peak near 230 MB. Kept small, they stay under 100 MB at the same
   // speed (scripts/bench.mjs measures both).
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
+  // --verbose stack traces point into the TypeScript sources through dist/*.map; other runs never read them.
+  if (process.argv.includes('--verbose') || process.env.CSSCTL_DEBUG === '1')
+    process.setSourceMapsEnabled(true);
   const { run } = await import('../dist/cli.js');
   await run();
 }

@@ -13,6 +13,8 @@ export interface UndiciParts {
   request: UndiciRequest;
   /** The dispatcher for the service: a keep-alive agent, or one that honours the proxy variables. */
   createDispatcher(): Dispatcher;
+  /** A plain keep-alive agent (loopback is never proxied). */
+  Agent: new () => Dispatcher;
   /** Which build of undici was loaded (for --verbose and the benchmark). */
   kind: 'core' | 'full';
 }
@@ -40,6 +42,7 @@ export async function loadUndici(env: NodeJS.ProcessEnv = process.env): Promise<
     return {
       request: (url, options) => u.request(url, options),
       createDispatcher: () => new u.EnvHttpProxyAgent(),
+      Agent: u.Agent,
       kind: 'full',
     };
   }
@@ -58,6 +61,7 @@ export async function loadUndici(env: NodeJS.ProcessEnv = process.env): Promise<
       });
     },
     createDispatcher: () => new Agent(),
+    Agent,
     kind: 'core',
   };
 }
