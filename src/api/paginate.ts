@@ -79,8 +79,10 @@ export class Paginator<T> {
     let warnedTotal = false;
     let dropped = 0;
     let pageSize = this.opts.pageSize;
+    let pending: Promise<Page<T>> | undefined;
     for (;;) {
-      const page = await this.fetchPage(this.position, pageSize);
+      const page = await (pending ?? this.fetchPage(this.position, pageSize));
+      pending = undefined;
       if (page.total !== undefined) {
         if (this.total !== undefined && page.total !== this.total && !warnedTotal) {
           this.opts.io.warn(
@@ -103,18 +105,29 @@ export class Paginator<T> {
         if (id !== undefined) recent.add(id);
         fresh.push(item);
       }
+      const next = this.position + page.items.length;
+      // Without a total, a short page ends the list only when the service said what a full page is; else
+      // it may be the service's cap, and the next (empty) page tells.
+      const more =
+        fresh.length > 0 &&
+        (this.total !== undefined
+          ? next < this.total
+          : !(page.limit !== undefined && page.items.length < pageSize));
+      if (more && this.total !== undefined) {
+        // The next page is asked for while this one is written: an export waits on the service or on its
+        // output, not on each in turn. Still one request at a time; its failure surfaces when it is read.
+        pending = this.fetchPage(next, pageSize);
+        pending.catch(() => undefined);
+      }
       if (fresh.length > 0) yield fresh;
-      this.position += page.items.length;
+      this.position = next;
       if (fresh.length === 0) {
         this.opts.io.warn('the service returned a page of items already printed; stopping');
         break;
       }
       previous = recent;
       recent = new Set();
-      if (this.total !== undefined && this.position >= this.total) break;
-      // Without a total, a short page ends the list only when the service said what a full page is; else
-      // it may be the service's cap, and the next (empty) page tells.
-      if (this.total === undefined && page.limit !== undefined && page.items.length < pageSize) break;
+      if (!more) break;
     }
     if (dropped > 0)
       this.opts.io.warn(`dropped ${dropped} item(s) already printed (the list changed while paging)`);

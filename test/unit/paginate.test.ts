@@ -309,3 +309,34 @@ describe('Paginator', () => {
     );
   });
 });
+
+describe('Paginator reads one page ahead', () => {
+  it('asks for the next page while the current one is consumed, and for none past the total', async () => {
+    const data = items(9);
+    const { fetch, calls } = endpoint(() => data);
+    const { io } = makeIO();
+    const seen: number[] = [];
+    for await (const page of paginator(fetch, io, 3).pages()) {
+      seen.push(calls.length); // requests sent when this page reaches the consumer
+      expect(page).toHaveLength(3);
+    }
+    expect(seen).toEqual([2, 3, 3]); // page 2 was asked for before page 1 was written; nothing after page 3
+    expect(calls.map(([o]) => o)).toEqual([0, 3, 6]);
+  });
+
+  it('a failing read-ahead surfaces after the page before it was delivered', async () => {
+    const data = items(6);
+    const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
+      if (offset > 0) throw new Error('page 2 failed');
+      return { items: data.slice(offset, offset + limit), total: 6, limit };
+    };
+    const { io } = makeIO();
+    const got: Item[] = [];
+    await expect(
+      (async () => {
+        for await (const item of paginator(fetch, io, 3)) got.push(item);
+      })(),
+    ).rejects.toThrow('page 2 failed');
+    expect(got).toEqual(data.slice(0, 3));
+  });
+});
