@@ -1,0 +1,208 @@
+// What the CI report formats (sarif, junit, github; cli-contract.md §3 "CI reports") share: their options,
+// severity handling, how text from the service is made safe, and the severity buckets that let them write
+// most severe first with flat memory whatever the number of findings.
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { Formats, Formatter, FormatterContext, FormatterFactory } from '../../../core/format.js';
+import { SEVERITIES, type Finding, type Severity } from '../../../api/findings-types.js';
+
+/** What a command knows that a report format may need beyond the item stream. */
+export interface ReportOptions {
+  /** The gate (`--fail-on`): junit marks findings at or above it as failures (every finding without it). */
+  failOn?: Severity;
+  /** SARIF results per run; GitHub code scanning takes at most 25,000. Lowered by tests. */
+  maxResults?: number;
+  /** Bytes of report text kept in memory before the buckets spill to temporary files. Lowered by tests. */
+  spillBytes?: number;
+  /** Folder for the spill files (default: the OS temporary folder). */
+  tmpDir?: string;
+}
+
+/** A report format: a FormatterFactory that also takes the report options (optional, so it is both). */
+export type ReportFormatterFactory = (
+  ctx: FormatterContext<Finding>,
+  options?: ReportOptions,
+) => Formatter<Finding>;
+
+/**
+ * Binds report options to every report format of a Formats map, so a command passes `--fail-on` with one
+ * call: `withReportOptions(findingFormats, { failOn })`. Other formats are returned as they are.
+ */
+export function withReportOptions(
+  formats: Formats<Finding>,
+  options: ReportOptions,
+  reportNames: readonly string[] = REPORT_FORMATS,
+): Formats<Finding> {
+  const out: Record<string, FormatterFactory<Finding>> = { ...formats };
+  for (const name of reportNames) {
+    const f = formats[name] as ReportFormatterFactory | undefined;
+    if (f) out[name] = (ctx) => f(ctx, options);
+  }
+  return out;
+}
+
+export const REPORT_FORMATS = ['sarif', 'junit', 'github'] as const;
+
+/** The five severities, then one bucket for anything else the service may send. */
+export const OTHER = SEVERITIES.length;
+
+/** 0 for critical … 4 for info, 5 (OTHER) for a severity cssctl does not know. */
+export function rankOf(f: Finding): number {
+  const i = SEVERITIES.indexOf(String(f.severity ?? '').toLowerCase() as Severity);
+  return i < 0 ? OTHER : i;
+}
+
+/** The finding's severity as shown in reports: one of the five, else the service's own word (or "unknown"). */
+export function severityLabel(f: Finding): string {
+  const r = rankOf(f);
+  if (r < OTHER) return SEVERITIES[r] as Severity;
+  const s = text(f.severity);
+  return s === '' ? 'unknown' : s;
+}
+
+/** At or above the gate; without a gate, every finding fails (cli-contract.md §3, junit). */
+export function isFailure(f: Finding, failOn: Severity | undefined): boolean {
+  if (failOn === undefined) return true;
+  return rankOf(f) <= SEVERITIES.indexOf(failOn);
+}
+
+/** A field as text: strings as they are, numbers and booleans printed, anything else as JSON. */
+export function text(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v) ?? '';
+}
+
+/** The check a finding belongs to: the service's `rule_id` or `check_id` when it gives one. */
+export function checkIdOf(f: Finding): string | undefined {
+  const id = text(f.rule_id).trim() || text(f.check_id).trim();
+  return id === '' ? undefined : id;
+}
+
+/** A character that cannot or should not be carried as it is, shown as its JSON escape: ESC → `\u001b`. */
+export function visibleEscape(c: string): string {
+  return c
+    .split('')
+    .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .join('');
+}
+
+/**
+ * Text that must not drive a terminal or a log viewer: C0 controls other than tab, CR and LF, DEL, C1
+ * controls and the bidirectional overrides and isolates (as cli-contract.md §3 asks of tables).
+ */
+// eslint-disable-next-line no-control-regex
+export const TERMINAL_UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+export function neutraliseControls(s: string): string {
+  return s.replace(TERMINAL_UNSAFE, visibleEscape);
+}
+
+/**
+ * Service text inside Markdown (SARIF help, the step summary): every ASCII punctuation character a renderer
+ * may act on is backslash-escaped (CommonMark allows it before any of them), `&` becomes `&amp;`, so text
+ * never turns into links, emphasis, HTML or table cells.
+ */
+export function markdownText(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => (c === '&' ? '&amp;' : `\\${c}`));
+}
+
+const DEFAULT_SPILL_BYTES = 4 * 1024 * 1024;
+const READ_CHUNK = 256 * 1024;
+
+/**
+ * Report text grouped by severity bucket (0 critical … 5 other), given in any order and read back most severe
+ * first. Reports need this because findings do not always arrive sorted (`scans wait -o junit` reads the
+ * scan's findings in the service's id order), and a JUnit testsuite's counts come before its test cases.
+ *
+ * Memory stays flat: up to `spillBytes` of text is kept in memory; past that every bucket is appended to its
+ * own file in a private temporary folder (mode 0700; the findings may name sensitive resources), read back in
+ * chunks, and removed by `close()` — or when the process exits, if `close()` never came.
+ */
+export class SeverityBuckets {
+  private readonly mem: string[][] = Array.from({ length: OTHER + 1 }, () => []);
+  private readonly fds: (number | undefined)[] = Array.from({ length: OTHER + 1 }, () => undefined);
+  private memBytes = 0;
+  private dir?: string;
+  private readonly spillBytes: number;
+  private readonly cleanupOnExit = () => this.close();
+
+  constructor(private readonly options: { spillBytes?: number; tmpDir?: string } = {}) {
+    this.spillBytes = options.spillBytes ?? DEFAULT_SPILL_BYTES;
+  }
+
+  /** True once the text went to temporary files (for tests). */
+  get spilled(): boolean {
+    return this.dir !== undefined;
+  }
+
+  add(bucket: number, chunk: string): void {
+    this.mem[bucket]!.push(chunk);
+    this.memBytes += chunk.length;
+    if (this.memBytes > this.spillBytes) this.spill();
+  }
+
+  /** The text of one bucket, in the order it was added, in pieces of bounded size. */
+  *read(bucket: number): Generator<string> {
+    const fd = this.fds[bucket];
+    if (fd !== undefined) {
+      this.flush(bucket);
+      const buf = Buffer.allocUnsafe(READ_CHUNK);
+      const decoder = new StringDecoder('utf8');
+      let pos = 0;
+      for (;;) {
+        const n = readSync(fd, buf, 0, buf.length, pos);
+        if (n === 0) break;
+        pos += n;
+        const s = decoder.write(buf.subarray(0, n));
+        if (s !== '') yield s;
+      }
+      const rest = decoder.end();
+      if (rest !== '') yield rest;
+    } else {
+      yield* this.mem[bucket]!;
+    }
+  }
+
+  /** Closes and removes the spill files. Safe to call more than once. */
+  close(): void {
+    for (let b = 0; b <= OTHER; b++) {
+      const fd = this.fds[b];
+      if (fd !== undefined) closeSync(fd);
+      this.fds[b] = undefined;
+      this.mem[b] = [];
+    }
+    this.memBytes = 0;
+    if (this.dir !== undefined) {
+      rmSync(this.dir, { recursive: true, force: true });
+      this.dir = undefined;
+      process.removeListener('exit', this.cleanupOnExit);
+    }
+  }
+
+  private spill(): void {
+    if (this.dir === undefined) {
+      this.dir = mkdtempSync(join(this.options.tmpDir ?? tmpdir(), 'cssctl-report-'));
+      process.once('exit', this.cleanupOnExit);
+    }
+    for (let b = 0; b <= OTHER; b++) this.flush(b);
+    this.memBytes = 0;
+  }
+
+  private flush(bucket: number): void {
+    const chunks = this.mem[bucket]!;
+    if (chunks.length === 0) return;
+    let fd = this.fds[bucket];
+    if (fd === undefined) {
+      fd = openSync(join(this.dir as string, `bucket-${bucket}`), 'a+', 0o600);
+      this.fds[bucket] = fd;
+    }
+    const data = Buffer.from(chunks.join(''), 'utf8');
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+    this.mem[bucket] = [];
+  }
+}
