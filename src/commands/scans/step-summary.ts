@@ -57,7 +57,8 @@ function verdict(s: StepSummary, counts: Partial<Record<Severity, number>>): str
   if (s.gate === undefined) return 'none (no `--fail-on`)';
   const flag = `\`--fail-on ${s.gate.failOn}\``;
   if (s.timedOut) return `${flag} not decided: the wait timed out (exit 9)`;
-  if (String(s.scan.status).toLowerCase() === 'failed') return `${flag} not decided: the scan failed (exit 9)`;
+  if (String(s.scan.status).toLowerCase() === 'failed')
+    return `${flag} not decided: the scan failed (exit 9)`;
   const atOrAbove = SEVERITIES.slice(0, SEVERITIES.indexOf(s.gate.failOn) + 1);
   const known = atOrAbove.every((sev) => counts[sev] !== undefined);
   const n = known ? atOrAbove.reduce((a, sev) => a + (counts[sev] ?? 0), 0) : undefined;
@@ -109,16 +110,15 @@ export async function appendStepSummary(
     return true;
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    warn(`could not append the step summary to ${neutraliseControls(path)} ($GITHUB_STEP_SUMMARY): ${reason}`);
+    warn(
+      `could not append the step summary to ${neutraliseControls(path)} ($GITHUB_STEP_SUMMARY): ${reason}`,
+    );
     return false;
   }
 }
 
 /** Where to write the step summary: $GITHUB_STEP_SUMMARY when set, unless `--no-step-summary` was given. */
-export function stepSummaryPath(
-  env: NodeJS.ProcessEnv,
-  opts: { stepSummary?: boolean },
-): string | undefined {
+export function stepSummaryPath(env: NodeJS.ProcessEnv, opts: { stepSummary?: boolean }): string | undefined {
   if (opts.stepSummary === false) return undefined;
   const p = env.GITHUB_STEP_SUMMARY;
   return p === undefined || p.trim() === '' ? undefined : p;

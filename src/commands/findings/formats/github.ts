@@ -11,7 +11,15 @@
 // Lines are grouped in severity buckets (report.ts) to come out most severe first with flat memory.
 import type { Formatter, FormatterContext } from '../../../core/format.js';
 import type { Finding } from '../../../api/findings-types.js';
-import { OTHER, SeverityBuckets, neutraliseControls, rankOf, severityLabel, text, type ReportOptions } from './report.js';
+import {
+  OTHER,
+  SeverityBuckets,
+  neutraliseControls,
+  rankOf,
+  severityLabel,
+  text,
+  type ReportOptions,
+} from './report.js';
 
 export function escapeData(s: string): string {
   return neutraliseControls(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -25,7 +33,20 @@ export function commandFor(rank: number): 'error' | 'warning' | 'notice' {
   return rank <= 1 ? 'error' : rank === 2 ? 'warning' : 'notice';
 }
 
-/** The workflow command line of one finding, without its line end. */
+/**
+ * One workflow command line (without its line end) as @actions/core's error()/warning()/notice() print it:
+ * a property with an empty value is left out, and no properties at all means no space after the command.
+ */
+export function formatCommand(
+  command: 'error' | 'warning' | 'notice',
+  message: string,
+  title?: string,
+): string {
+  const props = title ? ` title=${escapeProperty(title)}` : '';
+  return `::${command}${props}::${escapeData(message)}`;
+}
+
+/** The workflow command of one finding: its title as `title`, severity, resource and id in the message. */
 export function workflowCommand(f: Finding): string {
   const title = text(f.title);
   const resource = text(f.resource);
@@ -33,9 +54,7 @@ export function workflowCommand(f: Finding): string {
   const conn = text(f.connection_alias);
   const where = [...(id ? [`finding ${id}`] : []), ...(conn ? [`connection ${conn}`] : [])].join(', ');
   const message = `${severityLabel(f)}: ${resource || title || 'finding'}${where ? ` (${where})` : ''}`;
-  // As @actions/core: a property with an empty value is left out, and no properties means no space.
-  const props = title ? ` title=${escapeProperty(title)}` : '';
-  return `::${commandFor(rankOf(f))}${props}::${escapeData(message)}`;
+  return formatCommand(commandFor(rankOf(f)), message, title);
 }
 
 export function github(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {

@@ -35,19 +35,19 @@ function charRef(c: string): string {
 
 /** Character data: `<`, `&`, `>` escaped; CR, DEL and C1 as character references; invalid characters made visible. */
 export function xmlText(s: string): string {
-  return (
-    s
-      .replace(XML_INVALID, visibleEscape)
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/[\r\u007f-\u009f]/g, charRef)
-  );
+  return s
+    .replace(XML_INVALID, visibleEscape)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\r\u007f-\u009f]/g, charRef);
 }
 
 /** An attribute value in double quotes: as text, plus `"` and the whitespace a parser would normalise. */
 export function xmlAttr(s: string): string {
-  return xmlText(s).replace(/"/g, '&quot;').replace(/[\t\n]/g, charRef);
+  return xmlText(s)
+    .replace(/"/g, '&quot;')
+    .replace(/[\t\n]/g, charRef);
 }
 
 /** Bucket 0–4 are the five severities; 5 holds severities cssctl does not know. */

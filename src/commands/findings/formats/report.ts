@@ -94,8 +94,9 @@ export function visibleEscape(c: string): string {
  * Text that must not drive a terminal or a log viewer: C0 controls other than tab, CR and LF, DEL, C1
  * controls and the bidirectional overrides and isolates (as cli-contract.md §3 asks of tables).
  */
-// eslint-disable-next-line no-control-regex
-export const TERMINAL_UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+export const TERMINAL_UNSAFE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 export function neutraliseControls(s: string): string {
   return s.replace(TERMINAL_UNSAFE, visibleEscape);

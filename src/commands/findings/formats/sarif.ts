@@ -22,7 +22,8 @@ import {
 /** GitHub code scanning rejects a run with more results than this. */
 export const SARIF_MAX_RESULTS = 25_000;
 
-export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
+export const SARIF_SCHEMA_URI =
+  'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
 
 type Level = 'error' | 'warning' | 'note';
 
