@@ -3,6 +3,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { IO } from '../../src/core/io.js';
+import { Collect } from '../helpers/streams.js';
 import { junit, xmlAttr, xmlText } from '../../src/commands/findings/formats/junit.js';
 import { NASTY, finding, manyFindings, runReport } from '../helpers/report.js';
 
@@ -89,6 +92,19 @@ describe('junit', () => {
     expect(xpath(file, '//testsuite[@name="critical"]/testcase[1]/failure/@message')).toBe(
       'critical: S3 bucket allows public read access — arn:aws:s3:::acme-data-f2',
     );
+  });
+
+  it('takes --fail-on from the formatter context too (the output layer passes it there)', () => {
+    const chunks: string[] = [];
+    const io = new IO(
+      { stdin: new PassThrough(), stdout: new Collect(), stderr: new Collect() },
+      { env: {} },
+    );
+    const ctx = { io, write: (s: string) => chunks.push(s), columns: [], noun: 'findings', failOn: 'HIGH' };
+    const fmt = junit(ctx);
+    for (const f of MIXED) void fmt.item(f);
+    void fmt.end({ complete: true, count: MIXED.length });
+    expect(attrs(chunks.join(''), 'testsuites')[0]).toMatchObject({ tests: '7', failures: '3' });
   });
 
   it('test case names are unique within their classname (the connection, else cssctl)', async () => {

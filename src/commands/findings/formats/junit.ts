@@ -18,6 +18,7 @@ import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
 import {
   OTHER,
   SeverityBuckets,
+  failOnOf,
   isFailure,
   rankOf,
   severityLabel,
@@ -82,10 +83,11 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
   const buckets = new SeverityBuckets(options);
   const tests = new Array<number>(OTHER + 1).fill(0);
   const failures = new Array<number>(OTHER + 1).fill(0);
+  const failOn = failOnOf(ctx, options);
   return {
     item(f) {
       const b = rankOf(f);
-      const failed = isFailure(f, options.failOn);
+      const failed = isFailure(f, failOn);
       tests[b]!++;
       if (failed) failures[b]!++;
       buckets.add(b, testcase(f, failed));

@@ -62,6 +62,17 @@ export function severityLabel(f: Finding): string {
   return s === '' ? 'unknown' : s;
 }
 
+/**
+ * The gate for a report: from the options, else from the formatter context (`FormatterContext.failOn`, the
+ * output layer's way of passing `--fail-on`; read loosely so either side can land first). Already validated
+ * by the command; anything that is not one of the five severities counts as no gate.
+ */
+export function failOnOf(ctx: FormatterContext<Finding>, options: ReportOptions): Severity | undefined {
+  const raw = options.failOn ?? (ctx as { failOn?: unknown }).failOn;
+  const s = typeof raw === 'string' ? raw.toLowerCase() : '';
+  return (SEVERITIES as readonly string[]).includes(s) ? (s as Severity) : undefined;
+}
+
 /** At or above the gate; without a gate, every finding fails (cli-contract.md §3, junit). */
 export function isFailure(f: Finding, failOn: Severity | undefined): boolean {
   if (failOn === undefined) return true;
