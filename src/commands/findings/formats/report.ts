@@ -123,21 +123,28 @@ export function markdownText(s: string): string {
 }
 
 const DEFAULT_SPILL_BYTES = 4 * 1024 * 1024;
-const READ_CHUNK = 256 * 1024;
+const CHUNK = 64 * 1024;
+// Read back in pieces small enough to stay out of V8's large-object space (collected only by full GCs).
+const READ_CHUNK = 32 * 1024;
 
 /**
  * Report text grouped by severity bucket (0 critical … 5 other), given in any order and read back most severe
  * first. Reports need this because findings do not always arrive sorted (`scans wait -o junit` reads the
  * scan's findings in the service's id order), and a JUnit testsuite's counts come before its test cases.
  *
- * Memory stays flat: up to `spillBytes` of text is kept in memory; past that every bucket is appended to its
- * own file in a private temporary folder (mode 0700; the findings may name sensitive resources), read back in
- * chunks, and removed by `close()` — or when the process exits, if `close()` never came.
+ * Memory stays flat: the text is encoded at once into 64 KiB buffers (so no string outlives its item and the
+ * garbage collector never has to promote them); up to `spillBytes` of buffers are kept, past that every bucket
+ * is appended to its own file in a private temporary folder (mode 0700; the findings may name sensitive
+ * resources) and only one buffer per bucket is kept. Files are read back in chunks and removed by `close()` —
+ * or when the process exits, if `close()` never came.
  */
 export class SeverityBuckets {
-  private readonly mem: string[][] = Array.from({ length: OTHER + 1 }, () => []);
+  /** Per bucket: the buffers of text not yet in its file, the last one being filled. */
+  private readonly held: { buf: Buffer; len: number }[][] = Array.from({ length: OTHER + 1 }, () => []);
   private readonly fds: (number | undefined)[] = Array.from({ length: OTHER + 1 }, () => undefined);
-  private memBytes = 0;
+  /** Emptied buffers, used again rather than left to the garbage collector. */
+  private readonly pool: Buffer[] = [];
+  private heldBytes = 0;
   private dir?: string;
   private readonly spillBytes: number;
   private readonly cleanupOnExit = () => this.close();
@@ -152,18 +159,26 @@ export class SeverityBuckets {
   }
 
   add(bucket: number, chunk: string): void {
-    this.mem[bucket]!.push(chunk);
-    this.memBytes += chunk.length;
-    if (this.memBytes > this.spillBytes) this.spill();
+    const entries = this.held[bucket]!;
+    let cur = entries[entries.length - 1];
+    const need = Buffer.byteLength(chunk, 'utf8');
+    if (cur === undefined || cur.len + need > cur.buf.length) {
+      const buf = need <= CHUNK ? (this.pool.pop() ?? Buffer.allocUnsafe(CHUNK)) : Buffer.allocUnsafe(need);
+      cur = { buf, len: 0 };
+      entries.push(cur);
+      this.heldBytes += buf.length;
+    }
+    cur.len += cur.buf.write(chunk, cur.len, 'utf8');
+    if (this.heldBytes > this.spillBytes) this.spill();
   }
 
   /** The text of one bucket, in the order it was added, in pieces of bounded size. */
   *read(bucket: number): Generator<string> {
     const fd = this.fds[bucket];
+    const decoder = new StringDecoder('utf8');
     if (fd !== undefined) {
       this.flush(bucket);
       const buf = Buffer.allocUnsafe(READ_CHUNK);
-      const decoder = new StringDecoder('utf8');
       let pos = 0;
       for (;;) {
         const n = readSync(fd, buf, 0, buf.length, pos);
@@ -172,11 +187,14 @@ export class SeverityBuckets {
         const s = decoder.write(buf.subarray(0, n));
         if (s !== '') yield s;
       }
-      const rest = decoder.end();
-      if (rest !== '') yield rest;
     } else {
-      yield* this.mem[bucket]!;
+      for (const { buf, len } of this.held[bucket]!) {
+        const s = decoder.write(buf.subarray(0, len));
+        if (s !== '') yield s;
+      }
     }
+    const rest = decoder.end();
+    if (rest !== '') yield rest;
   }
 
   /** Closes and removes the spill files. Safe to call more than once. */
@@ -185,9 +203,10 @@ export class SeverityBuckets {
       const fd = this.fds[b];
       if (fd !== undefined) closeSync(fd);
       this.fds[b] = undefined;
-      this.mem[b] = [];
+      this.held[b] = [];
     }
-    this.memBytes = 0;
+    this.pool.length = 0;
+    this.heldBytes = 0;
     if (this.dir !== undefined) {
       rmSync(this.dir, { recursive: true, force: true });
       this.dir = undefined;
@@ -201,20 +220,27 @@ export class SeverityBuckets {
       process.once('exit', this.cleanupOnExit);
     }
     for (let b = 0; b <= OTHER; b++) this.flush(b);
-    this.memBytes = 0;
   }
 
+  /** Appends a bucket's held text to its file; its last buffer stays (emptied) to be filled next. */
   private flush(bucket: number): void {
-    const chunks = this.mem[bucket]!;
-    if (chunks.length === 0) return;
+    const entries = this.held[bucket]!;
+    if (entries.length === 0) return;
     let fd = this.fds[bucket];
     if (fd === undefined) {
       fd = openSync(join(this.dir as string, `bucket-${bucket}`), 'a+', 0o600);
       this.fds[bucket] = fd;
     }
-    const data = Buffer.from(chunks.join(''), 'utf8');
-    let off = 0;
-    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-    this.mem[bucket] = [];
+    for (const { buf, len } of entries) {
+      let off = 0;
+      while (off < len) off += writeSync(fd, buf, off, len - off);
+    }
+    const last = entries.pop() as { buf: Buffer; len: number };
+    for (const { buf } of entries) {
+      this.heldBytes -= buf.length;
+      if (buf.length === CHUNK) this.pool.push(buf);
+    }
+    last.len = 0;
+    this.held[bucket] = [last];
   }
 }
