@@ -5,11 +5,10 @@
  * Escape sequences first, whole: CSI (`ESC [` … final byte, or the 8-bit CSI U+009B), OSC/DCS/SOS/PM/APC
  * strings up to their terminator (BEL or ST, either form), then any other `ESC x` pair.
  */
-// eslint-disable-next-line no-control-regex
 const SEQUENCES =
+  // eslint-disable-next-line no-control-regex
   /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u009d\u0090\u0098\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)|\u001b[\s\S]?/g;
 /** Line breaks and tabs become a space, so a cell or a notice stays on its line. */
-// eslint-disable-next-line no-control-regex
 const SPACES = /[\t\n\v\f\r]+/g;
 /** The remaining C0 and C1 controls, DEL, and the bidirectional embeddings, overrides and isolates. */
 // eslint-disable-next-line no-control-regex
