@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- these tests are about control characters */
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,6 @@ import { terminalText } from '../../src/core/terminal-text.js';
 import { Collect } from '../helpers/streams.js';
 
 // Anything a terminal could act on: C0, DEL, C1, and the bidi embeddings/overrides/isolates.
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 function makeIO(opts: { tty?: boolean; columns?: number; errTTY?: boolean } = {}) {
