@@ -74,15 +74,21 @@ describe('step summary', () => {
     expect(row(failed, 'Gate')).toBe('`--fail-on high` not decided: the scan failed (exit 9)');
     expect(row(failed, 'Error')).toBe('provider rejected \\| the \\<b\\>credentials\\</b\\> for "prod"');
     expect(row(failed, 'Duration')).toBe('—');
+    const errored = renderStepSummary({
+      scan: { scan_id: 's', status: 'error' },
+      failed: true,
+      gate: { failOn: 'high', met: false },
+    });
+    expect(row(errored, 'Gate')).toBe('`--fail-on high` not decided: the scan failed (exit 9)');
     expect(row(failed, 'critical')).toBe('—');
     const timedOut = renderStepSummary({
       scan: { scan_id: 's', status: 'running' },
       gate: { failOn: 'high', met: false },
       timedOut: true,
-      durationMs: 3_723_000,
+      waitedMs: 3_723_000,
     });
     expect(row(timedOut, 'Status')).toBe('running (the wait timed out)');
-    expect(row(timedOut, 'Duration')).toBe('1h 02m 03s');
+    expect(row(timedOut, 'Duration')).toBe('1h 02m 03s (waited)');
     expect(row(timedOut, 'Gate')).toBe('`--fail-on high` not decided: the wait timed out (exit 9)');
   });
 

@@ -15,10 +15,12 @@ export interface StepSummary {
   counts?: Partial<Record<Severity, number>>;
   /** The gate: absent when no --fail-on was given. `met` means findings at or above `failOn` exist (exit 10). */
   gate?: { failOn: Severity; met: boolean };
+  /** The scan ended failed (exit 9); by default when its status is `failed`. */
+  failed?: boolean;
   /** The wait ended because --wait-timeout passed, before the scan did (exit 9). */
   timedOut?: boolean;
-  /** How long the scan ran; by default from the scan's timestamps (started_at or created_at → completed_at). */
-  durationMs?: number;
+  /** How long cssctl waited: shown as the duration when the scan's timestamps do not give one. */
+  waitedMs?: number;
 }
 
 /** Service text in a Markdown table cell or heading: one line, no control characters, no Markdown. */
@@ -72,7 +74,13 @@ function verdict(s: StepSummary, counts: Partial<Record<Severity, number>>): str
 /** The Markdown section, starting with a blank line so it never runs into what the previous step wrote. */
 export function renderStepSummary(s: StepSummary): string {
   const counts = countsOf(s);
-  const duration = s.durationMs ?? scanDurationMs(s.scan);
+  const scanMs = scanDurationMs(s.scan);
+  const duration =
+    scanMs !== undefined
+      ? formatDuration(scanMs)
+      : s.waitedMs !== undefined
+        ? `${formatDuration(s.waitedMs)} (waited)`
+        : '—';
   const status = s.timedOut ? `${cell(s.scan.status)} (the wait timed out)` : cell(s.scan.status);
   const lines = [
     '',
@@ -84,7 +92,7 @@ export function renderStepSummary(s: StepSummary): string {
     `| Connection | ${cell(s.scan.connection_alias)} |`,
     `| Status | ${status} |`,
     ...(s.scan.error ? [`| Error | ${cell(s.scan.error)} |`] : []),
-    `| Duration | ${duration === undefined ? '—' : formatDuration(duration)} |`,
+    `| Duration | ${duration} |`,
     `| Gate | ${verdict(s, counts)} |`,
     '',
     '| Severity | Findings |',
@@ -126,7 +134,7 @@ export function stepSummaryPath(env: NodeJS.ProcessEnv, opts: { stepSummary?: bo
 
 /**
  * The one call `scans wait` and `scans create --wait` make once the wait has ended (completed, failed or timed
- * out), before they exit with the gate's code: `await writeStepSummary(ctx, opts, { scan, gate, timedOut })`.
+ * out), before they exit with the gate's code: `await writeStepSummary(ctx, opts, { scan, gate, ... })`.
  * `opts.stepSummary` is commander's value for `--no-step-summary`.
  */
 export async function writeStepSummary(

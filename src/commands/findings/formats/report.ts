@@ -5,7 +5,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { Formats, Formatter, FormatterContext, FormatterFactory } from '../../../core/format.js';
+import type { Formatter, FormatterContext } from '../../../core/format.js';
 import { SEVERITIES, type Finding, type Severity } from '../../../api/findings-types.js';
 
 /** What a command knows that a report format may need beyond the item stream. */
@@ -26,25 +26,6 @@ export type ReportFormatterFactory = (
   options?: ReportOptions,
 ) => Formatter<Finding>;
 
-/**
- * Binds report options to every report format of a Formats map, so a command passes `--fail-on` with one
- * call: `withReportOptions(findingFormats, { failOn })`. Other formats are returned as they are.
- */
-export function withReportOptions(
-  formats: Formats<Finding>,
-  options: ReportOptions,
-  reportNames: readonly string[] = REPORT_FORMATS,
-): Formats<Finding> {
-  const out: Record<string, FormatterFactory<Finding>> = { ...formats };
-  for (const name of reportNames) {
-    const f = formats[name] as ReportFormatterFactory | undefined;
-    if (f) out[name] = (ctx) => f(ctx, options);
-  }
-  return out;
-}
-
-export const REPORT_FORMATS = ['sarif', 'junit', 'github'] as const;
-
 /** The five severities, then one bucket for anything else the service may send. */
 export const OTHER = SEVERITIES.length;
 
@@ -64,11 +45,11 @@ export function severityLabel(f: Finding): string {
 
 /**
  * The gate for a report: from the options, else from the formatter context (`FormatterContext.failOn`, the
- * output layer's way of passing `--fail-on`; read loosely so either side can land first). Already validated
- * by the command; anything that is not one of the five severities counts as no gate.
+ * output layer's way of passing `--fail-on`). Already validated by the command; anything that is not one of
+ * the five severities counts as no gate.
  */
 export function failOnOf(ctx: FormatterContext<Finding>, options: ReportOptions): Severity | undefined {
-  const raw = options.failOn ?? (ctx as { failOn?: unknown }).failOn;
+  const raw = options.failOn ?? ctx.failOn;
   const s = typeof raw === 'string' ? raw.toLowerCase() : '';
   return (SEVERITIES as readonly string[]).includes(s) ? (s as Severity) : undefined;
 }
