@@ -59,7 +59,7 @@ function verdict(s: StepSummary, counts: Partial<Record<Severity, number>>): str
   if (s.gate === undefined) return 'none (no `--fail-on`)';
   const flag = `\`--fail-on ${s.gate.failOn}\``;
   if (s.timedOut) return `${flag} not decided: the wait timed out (exit 9)`;
-  if (String(s.scan.status).toLowerCase() === 'failed')
+  if (s.failed ?? String(s.scan.status).toLowerCase() === 'failed')
     return `${flag} not decided: the scan failed (exit 9)`;
   const atOrAbove = SEVERITIES.slice(0, SEVERITIES.indexOf(s.gate.failOn) + 1);
   const known = atOrAbove.every((sev) => counts[sev] !== undefined);
