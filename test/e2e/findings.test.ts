@@ -44,6 +44,7 @@ describe('findings list', () => {
     const out = lines(res.stdout);
     expect(out).toHaveLength(6);
     expect(out[0]).toMatch(/SEVERITY.*TITLE.*RESOURCE.*ID/);
+    // eslint-disable-next-line no-control-regex
     expect(res.stdout).toMatch(/\u001b\[3\dm(critical|high|medium|low)|\u001b\[2minfo/);
     expect(lines(res.stderr).at(-1)).toContain(
       `Showing 1–5 of ${total.toLocaleString('en-US')} — use --all or --offset 5`,
