@@ -4,7 +4,7 @@ import type AjvType from 'ajv-draft-04';
 
 const require = createRequire(import.meta.url);
 // The CommonJS export is the class itself.
-const Ajv = require('ajv-draft-04') as typeof AjvType;
+const Ajv = require('ajv-draft-04') as typeof AjvType.default;
 let validate: ((data: unknown) => boolean) & { errors?: unknown } = undefined as never;
 
 /** Errors of a SARIF log against the OASIS SARIF 2.1.0 schema (empty when valid). */
