@@ -108,6 +108,10 @@ export function severityPage(
           room--;
           yield f;
         }
+        // A page cut short by the service's cap while this severity has more: the merged page ends here
+        // (moving on would leave a gap that --offset could not name).
+        const more = page.total === undefined ? page.items.length > 0 : skip + page.items.length < page.total;
+        if (room > 0 && more) break;
         skip = page.items.length > 0 ? 0 : Math.max(0, skip - (page.total ?? 0));
       }
     },
