@@ -3,8 +3,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AjvDraft04 from 'ajv-draft-04';
-import AjvFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   SARIF_MAX_RESULTS,
@@ -14,24 +12,12 @@ import {
   sarif,
 } from '../../src/commands/findings/formats/sarif.js';
 import { NASTY, finding, manyFindings, runReport } from '../helpers/report.js';
+import { sarifSchemaErrors } from '../helpers/sarif.js';
 
 const require = createRequire(import.meta.url);
-const schema = JSON.parse(
-  readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
-) as object;
-// Both are CommonJS modules whose export is also their `default`: the one form that types and runs.
-const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
-AjvFormats.default(ajv);
-const validateSchema = ajv.compile(schema);
 
 const work = mkdtempSync(join(tmpdir(), 'cssctl-sarif-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function schemaErrors(doc: unknown): string[] {
-  return validateSchema(doc)
-    ? []
-    : (validateSchema.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
 
 const MULTITOOL = join(
   require.resolve('@microsoft/sarif-multitool-linux/package.json'),
@@ -118,26 +104,30 @@ describe('sarif', () => {
   it('is valid against the OASIS SARIF 2.1.0 schema and GitHub’s ingestion rules (SARIF multitool)', async () => {
     const { out } = await runReport(sarif, MIXED);
     const doc = JSON.parse(out) as Sarif;
-    expect(schemaErrors(doc)).toStrictEqual([]);
+    expect(sarifSchemaErrors(doc)).toStrictEqual([]);
     expect(multitoolErrors(out)).toStrictEqual([]);
   });
 
-  it('the validators can fail: the multitool rejects a result without a location, the schema an unknown level', async () => {
+  it('the validators can fail: the multitool rejects a result without a location, the schema an unknown level or a bad URI', async () => {
     const doc = JSON.parse((await runReport(sarif, MIXED.slice(0, 2))).out) as Sarif;
     const broken = structuredClone(doc);
     delete (broken.runs[0]!.results[0] as Partial<Result>).locations;
     expect(multitoolErrors(JSON.stringify(broken)).join('\n')).toMatch(/GH\d+/);
     const invalid = structuredClone(doc) as unknown as { runs: { results: { level: string }[] }[] };
     invalid.runs[0]!.results[0]!.level = 'fatal';
-    expect(schemaErrors(invalid).length).toBeGreaterThan(0);
+    expect(sarifSchemaErrors(invalid).length).toBeGreaterThan(0);
+    // formats are checked too: an artifact URI must be a valid uri-reference
+    const badUri = structuredClone(doc);
+    badUri.runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation.uri = 'arn aws:s3 bucket';
+    expect(sarifSchemaErrors(badUri).length).toBeGreaterThan(0);
   });
 
   it('an empty or interrupted report is still a valid document', async () => {
     const empty = JSON.parse((await runReport(sarif, [])).out) as Sarif;
     expect(empty.runs[0]!.results).toStrictEqual([]);
-    expect(schemaErrors(empty)).toStrictEqual([]);
+    expect(sarifSchemaErrors(empty)).toStrictEqual([]);
     const cut = JSON.parse((await runReport(sarif, MIXED.slice(0, 3), {}, false)).out) as Sarif;
-    expect(schemaErrors(cut)).toStrictEqual([]);
+    expect(sarifSchemaErrors(cut)).toStrictEqual([]);
     expect(cut.runs[0]!.results).toHaveLength(3);
     expect(cut.runs[0]!.invocations[0]!.executionSuccessful).toBe(false);
   });
@@ -257,7 +247,7 @@ describe('sarif', () => {
     const input = [...manyFindings(50)];
     const { out, err } = await runReport(sarif, input, { maxResults: 20 });
     const doc = JSON.parse(out) as Sarif;
-    expect(schemaErrors(doc)).toStrictEqual([]);
+    expect(sarifSchemaErrors(doc)).toStrictEqual([]);
     const kept = doc.runs[0]!.results;
     expect(kept).toHaveLength(20);
     const rank = ['critical', 'high', 'medium', 'low', 'info'];
@@ -277,6 +267,6 @@ describe('sarif', () => {
     const spilled = await runReport(sarif, manyFindings(3000), { spillBytes: 64 * 1024, tmpDir: tmp });
     expect(spilled.out).toBe(inMemory.out);
     expect(readdirSync(tmp)).toStrictEqual([]);
-    expect(schemaErrors(JSON.parse(spilled.out))).toStrictEqual([]);
+    expect(sarifSchemaErrors(JSON.parse(spilled.out))).toStrictEqual([]);
   });
 });
