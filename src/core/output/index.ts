@@ -1,6 +1,6 @@
 import type { Settings } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import type { Column, Formats, PageInfo } from '../format.js';
+import type { Column, Formats, Formatter, PageInfo } from '../format.js';
 import type { IO } from '../io.js';
 import { terminalText } from '../terminal-text.js';
 import { csvField, valueText } from './cells.js';
@@ -66,28 +66,33 @@ export async function writeList<T>(
   const factory = (out.formats ?? standardFormats<T>())[out.format];
   if (!factory) throw new UsageError(`-o ${out.format} is not available for ${out.noun}`);
   const source = items as Partial<ListSource<T>>;
-  const formatter = factory({
-    io,
-    write: (s) => io.out(s),
-    columns: out.columns,
-    noun: out.noun,
-    page: source.page ? () => source.page!() : undefined,
-    failOn: out.failOn,
-  });
+  // Made at the first item (or at the end): a listing that fails before its first item writes nothing, not an
+  // empty document that a pipeline would take for an empty list.
+  let formatter: Formatter<T> | undefined;
+  const open = () =>
+    (formatter ??= factory({
+      io,
+      write: (s) => io.out(s),
+      columns: out.columns,
+      noun: out.noun,
+      page: source.page ? () => source.page!() : undefined,
+      failOn: out.failOn,
+    }));
   let count = 0;
   try {
     for await (const item of items) {
-      await formatter.item(item);
+      await open().item(item);
       count++;
     }
   } catch (err) {
-    await formatter.end({ complete: false, count });
+    await formatter?.end({ complete: false, count });
     const interrupted = err instanceof InterruptedError || out.signal?.aborted === true;
     const resume = interrupted ? source.resume?.() : undefined;
     if (resume) throw new InterruptedError(`interrupted; resume with: ${resume}`);
     throw err;
   }
-  await formatter.end({ complete: true, count });
+  const formatter_ = open();
+  await formatter_.end({ complete: true, count });
   return count;
 }
 /** A single record: key/value lines for a table, the object itself otherwise. */
