@@ -164,3 +164,21 @@ describe('github', () => {
 
 /** NASTY without the characters cssctl neutralises (which @actions/core passes through raw). */
 const NASTY_PRINTABLE = NASTY.replace(TERMINAL_UNSAFE, '');
+
+describe('items that are not findings', () => {
+  it('are left out of every report format, with one warning saying how many', async () => {
+    const { sarif } = await import('../../src/commands/findings/formats/sarif.js');
+    const { junit } = await import('../../src/commands/findings/formats/junit.js');
+    const items = [finding({ id: 'a' }), null, 'text', [1], finding({ id: 'b', severity: 'low' })] as never[];
+    const s = await runReport(sarif, items);
+    expect((JSON.parse(s.out) as { runs: { results: unknown[] }[] }).runs[0]!.results).toHaveLength(2);
+    expect(s.err).toBe('warning: sarif: left out 3 items that are not a finding\n');
+    const j = await runReport(junit, items);
+    expect(j.out).toContain('<testsuites name="cssctl findings" tests="2" failures="2"');
+    expect(j.err).toBe('warning: junit: left out 3 items that are not a finding\n');
+    const g = await runReport(github, [null, finding({ id: 'c' })] as never[]);
+    expect(g.out.split('\n')).toHaveLength(2);
+    expect(g.err).toBe('warning: github: left out 1 item that is not a finding\n');
+    expect((await runReport(github, [finding({ id: 'd' })])).err).toBe('');
+  });
+});

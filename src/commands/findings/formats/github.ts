@@ -12,6 +12,7 @@
 import type { Formatter, FormatterContext } from '../../../core/format.js';
 import type { Finding } from '../../../api/findings-types.js';
 import {
+  NonFindings,
   OTHER,
   SeverityBuckets,
   neutraliseControls,
@@ -59,13 +60,16 @@ export function workflowCommand(f: Finding): string {
 
 export function github(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
   const buckets = new SeverityBuckets(options);
+  const skipped = new NonFindings('github');
   return {
-    item(f) {
-      buckets.add(rankOf(f), `${workflowCommand(f)}\n`);
+    item(raw) {
+      const f = skipped.accept(raw);
+      if (f) buckets.add(rankOf(f), `${workflowCommand(f)}\n`);
     },
     end() {
       try {
         for (let b = 0; b <= OTHER; b++) for (const chunk of buckets.read(b)) ctx.write(chunk);
+        skipped.warn(ctx);
       } finally {
         buckets.close();
       }

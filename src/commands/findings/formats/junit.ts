@@ -20,6 +20,7 @@ import {
   SeverityBuckets,
   failOnOf,
   isFailure,
+  NonFindings,
   rankOf,
   severityLabel,
   text,
@@ -84,8 +85,11 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
   const tests = new Array<number>(OTHER + 1).fill(0);
   const failures = new Array<number>(OTHER + 1).fill(0);
   const failOn = failOnOf(ctx, options);
+  const skipped = new NonFindings('junit');
   return {
-    item(f) {
+    item(raw) {
+      const f = skipped.accept(raw);
+      if (!f) return;
       const b = rankOf(f);
       const failed = isFailure(f, failOn);
       tests[b]!++;
@@ -109,6 +113,7 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
           ctx.write('  </testsuite>\n');
         }
         ctx.write('</testsuites>\n');
+        skipped.warn(ctx);
       } finally {
         buckets.close();
       }

@@ -26,6 +26,29 @@ export type ReportFormatterFactory = (
   options?: ReportOptions,
 ) => Formatter<Finding>;
 
+/**
+ * Items that are not findings (a `null` or a bare value in the service's list) are left out of a report; the
+ * formatter says on stderr at the end how many there were.
+ */
+export class NonFindings {
+  private n = 0;
+  constructor(private readonly format: string) {}
+
+  /** The item as a finding, or undefined (counted) when it is not an object. */
+  accept(item: unknown): Finding | undefined {
+    if (item !== null && typeof item === 'object' && !Array.isArray(item)) return item as Finding;
+    this.n++;
+    return undefined;
+  }
+
+  warn(ctx: FormatterContext<Finding>): void {
+    if (this.n > 0)
+      ctx.io.warn(
+        `${this.format}: left out ${this.n} item${this.n === 1 ? '' : 's'} that ${this.n === 1 ? 'is' : 'are'} not a finding`,
+      );
+  }
+}
+
 /** The five severities, then one bucket for anything else the service may send. */
 export const OTHER = SEVERITIES.length;
 

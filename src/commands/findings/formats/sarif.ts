@@ -9,6 +9,7 @@ import type { Formatter, FormatterContext } from '../../../core/format.js';
 import { VERSION } from '../../../version.js';
 import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
 import {
+  NonFindings,
   OTHER,
   SeverityBuckets,
   checkIdOf,
@@ -184,8 +185,13 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
   const rules = new Map<string, Rule>();
   const buckets = new SeverityBuckets(options);
   const RESULT_INDENT = '        ';
+  const skipped = new NonFindings('sarif');
+  let accepted = 0;
   return {
-    item(f) {
+    item(raw) {
+      const f = skipped.accept(raw);
+      if (!f) return;
+      accepted++;
       const id = ruleIdOf(f);
       const rank = rankOf(f);
       let rule = rules.get(id);
@@ -206,8 +212,10 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
       }
       buckets.add(rank, `${JSON.stringify(resultJson(f, rule))}\n`);
     },
-    end({ complete, count }) {
+    end({ complete }) {
       try {
+        const count = accepted;
+        skipped.warn(ctx);
         const left = Math.max(0, count - max);
         const notes: string[] = [];
         if (left > 0) {
