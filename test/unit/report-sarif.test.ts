@@ -261,6 +261,26 @@ describe('sarif', () => {
     expect((await runReport(sarif, input.slice(0, 20), { maxResults: 20 })).err).toBe('');
   });
 
+  it('past the rule limit, further checks share one rule (bounded memory, accepted by GitHub)', async () => {
+    const input = ['A', 'B', 'C', 'D', 'E', 'A'].map((t, i) =>
+      finding({ id: `r${i}`, title: `Check ${t}`, severity: i === 4 ? 'critical' : 'low' }),
+    );
+    const { out, err } = await runReport(sarif, input, { maxRules: 3 });
+    const doc = JSON.parse(out) as Sarif;
+    expect(sarifSchemaErrors(doc)).toStrictEqual([]);
+    const run = doc.runs[0]!;
+    expect(run.tool.driver.rules.map((r) => r.id)).toStrictEqual([
+      'check-a',
+      'check-b',
+      'cssctl/other-checks',
+    ]);
+    for (const r of run.results) expect(run.tool.driver.rules[r.ruleIndex]!.id).toBe(r.ruleId);
+    const other = run.tool.driver.rules[2]!;
+    expect(Number(other.properties['security-severity'])).toBeGreaterThanOrEqual(9); // E was critical
+    expect(run.results.find((r) => r.properties['finding-id'] === 'r3')!.message.text).toMatch(/^Check D\. /);
+    expect(err).toMatch(/sarif: 3 findings of checks beyond the first 2 share the rule cssctl\/other-checks/);
+  });
+
   it('past the memory threshold results spill to a private temporary folder, same output, folder removed', async () => {
     const tmp = mkdtempSync(join(work, 'spill-'));
     const inMemory = await runReport(sarif, manyFindings(3000));

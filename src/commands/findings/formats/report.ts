@@ -14,6 +14,8 @@ export interface ReportOptions {
   failOn?: Severity;
   /** SARIF results per run; GitHub code scanning takes at most 25,000. Lowered by tests. */
   maxResults?: number;
+  /** SARIF rules per run (GitHub takes at most 25,000). Lowered by tests. */
+  maxRules?: number;
   /** Bytes of report text kept in memory before the buckets spill to temporary files. Lowered by tests. */
   spillBytes?: number;
   /** Folder for the spill files (default: the OS temporary folder). */

@@ -22,6 +22,12 @@ import {
 
 /** GitHub code scanning rejects a run with more results than this. */
 export const SARIF_MAX_RESULTS = 25_000;
+/**
+ * Nor does it take more rules than this in a run; the findings of any further check share one rule, which also
+ * bounds the rule map when a service gives no check ids and every title is different.
+ */
+export const SARIF_MAX_RULES = 25_000;
+const OVERFLOW_RULE = 'cssctl/other-checks';
 
 export const SARIF_SCHEMA_URI =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
@@ -182,7 +188,9 @@ function resultJson(f: Finding, rule: Rule): Record<string, unknown> {
 
 export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
   const max = options.maxResults ?? SARIF_MAX_RESULTS;
+  const maxRules = options.maxRules ?? SARIF_MAX_RULES;
   const rules = new Map<string, Rule>();
+  let folded = 0;
   const buckets = new SeverityBuckets(options);
   const RESULT_INDENT = '        ';
   const skipped = new NonFindings('sarif');
@@ -192,10 +200,23 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
       const f = skipped.accept(raw);
       if (!f) return;
       accepted++;
-      const id = ruleIdOf(f);
+      let id = ruleIdOf(f);
       const rank = rankOf(f);
       let rule = rules.get(id);
-      if (rule === undefined) {
+      if (rule === undefined && rules.size >= maxRules - 1 && id !== OVERFLOW_RULE) {
+        folded++;
+        id = OVERFLOW_RULE;
+        rule = rules.get(id) ?? {
+          index: rules.size,
+          id,
+          title: 'Findings of further checks',
+          description: `Findings of checks beyond the first ${(maxRules - 1).toLocaleString('en-US')} in this report, which a SARIF run for GitHub code scanning cannot describe one by one; each result's message names its own finding.`,
+          remediation: '',
+          rank,
+        };
+        rules.set(id, rule);
+        rule.rank = Math.min(rule.rank, rank);
+      } else if (rule === undefined) {
         rule = {
           index: rules.size,
           id,
@@ -223,6 +244,12 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
             `${left.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} findings left out: GitHub code scanning accepts at most ${max.toLocaleString('en-US')} results per run; the most severe were kept`,
           );
           ctx.io.warn(`sarif: ${notes[0]}`);
+        }
+        if (folded > 0) {
+          notes.push(
+            `${folded.toLocaleString('en-US')} findings of checks beyond the first ${(maxRules - 1).toLocaleString('en-US')} share the rule ${OVERFLOW_RULE}`,
+          );
+          ctx.io.warn(`sarif: ${notes[notes.length - 1]}`);
         }
         if (!complete) notes.push(`interrupted: the report holds only the ${count} findings read before`);
         const driver = {
