@@ -14,7 +14,7 @@ export class SandboxState {
   readonly tokens: TokenService;
   readonly limiter: RateLimiter;
   readonly idempotency = new IdempotencyStore();
-  readonly faults = new FaultQueue();
+  readonly faults: FaultQueue;
   readonly webhooks = new WebhookDispatcher();
   readonly scans: ScanEngine;
   readonly requests: RecordedRequest[] = [];
@@ -24,6 +24,7 @@ export class SandboxState {
     this.tokenTtlSeconds = options.tokenTtlSeconds;
     this.tokens = new TokenService(options.jwtSecret);
     this.limiter = new RateLimiter(options.rateWindowSeconds * 1000);
+    this.faults = new FaultQueue(options.faultSeed ?? options.seed);
     this.scans = new ScanEngine(options.scanStepMs, this.webhooks);
     this.faults.add(...options.faults);
   }
