@@ -6,6 +6,7 @@ import { registerConnections } from './connections/index.js';
 import { registerApi } from './api/index.js';
 import { registerFindings } from './findings/index.js';
 import { registerScans } from './scans/index.js';
+import { registerWebhooks } from './webhooks/index.js';
 
 /** The command tree. Each noun registers its verbs; each verb's code loads only when it runs. */
 export function registerCommands(program: Command, makeContext: MakeContext): void {
@@ -13,6 +14,7 @@ export function registerCommands(program: Command, makeContext: MakeContext): vo
   registerConnections(program, makeContext);
   registerScans(program, makeContext);
   registerFindings(program, makeContext);
+  registerWebhooks(program, makeContext);
   registerApi(program, makeContext);
   registerConfig(program, makeContext);
 }

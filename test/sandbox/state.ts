@@ -15,7 +15,7 @@ export class SandboxState {
   readonly limiter: RateLimiter;
   readonly idempotency = new IdempotencyStore();
   readonly faults: FaultQueue;
-  readonly webhooks = new WebhookDispatcher();
+  readonly webhooks: WebhookDispatcher;
   readonly scans: ScanEngine;
   readonly requests: RecordedRequest[] = [];
 
@@ -25,7 +25,11 @@ export class SandboxState {
     this.tokens = new TokenService(options.jwtSecret);
     this.limiter = new RateLimiter(options.rateWindowSeconds * 1000);
     this.faults = new FaultQueue(options.faultSeed ?? options.seed);
-    this.scans = new ScanEngine(options.scanStepMs, this.webhooks);
+    this.webhooks = new WebhookDispatcher({
+      attempts: options.webhookAttempts,
+      retryMs: options.webhookRetryMs,
+    });
+    this.scans = new ScanEngine(options.scanStepMs, this.webhooks, options.complianceThreshold);
     this.faults.add(...options.faults);
   }
 

@@ -70,6 +70,11 @@ export interface SandboxOptions {
   /** Seed of the `percent` faults' dice, so a faulty run can be repeated exactly (default: `seed`). */
   faultSeed?: number;
   jwtSecret: string;
+  /** Webhook delivery tries in all (the first included), and the wait before the second (doubling after). */
+  webhookAttempts: number;
+  webhookRetryMs: number;
+  /** compliance.score_dropped fires when a workspace's score (0–100) crosses below this. */
+  complianceThreshold: number;
 }
 
 export interface RecordedRequest {
@@ -108,8 +113,12 @@ export interface WebhookDelivery {
   /** The exact bytes sent (or that would have been sent). */
   body: string;
   signature: string;
-  /** 'skipped' when the URL is not loopback: the sandbox never talks to other hosts. */
+  /** 'skipped' when the URL is not loopback: the sandbox never talks to other hosts. 'pending' while
+   * tries remain; 'error' when every try failed (no answer, or not a 2xx). */
   outcome: 'pending' | 'delivered' | 'error' | 'skipped';
+  /** Tries made so far. */
+  attempts: number;
+  /** The last answer's status, and the last failure. */
   status?: number;
   error?: string;
 }

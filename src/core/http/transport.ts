@@ -13,6 +13,8 @@ export interface TransportOptions {
   maxRedirects?: number;
   /** The largest answer body read; a larger one is refused, never read into memory whole. */
   maxBodyBytes?: number;
+  /** false: a 3xx is the answer (webhook receivers are not followed elsewhere). Default true. */
+  followRedirects?: boolean;
 }
 
 /** cli-contract.md §5: an answer body larger than 64 MiB is refused (exit 1). */
@@ -59,7 +61,7 @@ export function createTransport(opts: TransportOptions): Send {
         (isLoopbackHost(new URL(current.url).hostname) ? (direct ??= new Agent()) : proxied);
       const res = await exchange(request, current, dispatcher, timeoutMs, maxBodyBytes);
       const location = res.headers.location;
-      if (!REDIRECTS.has(res.status) || !location) return res;
+      if (!REDIRECTS.has(res.status) || !location || opts.followRedirects === false) return res;
       if (hop >= maxRedirects) throw new CliError(`too many redirects (more than ${maxRedirects})`);
       const next = new URL(location, current.url);
       if (next.origin !== new URL(current.url).origin) {
