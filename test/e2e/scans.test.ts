@@ -46,8 +46,8 @@ describe('scans', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/^SCAN\s+scn_\w+$/m);
     expect(res.stdout).toMatch(/^STATUS\s+completed$/m);
-    expect(res.stderr).toMatch(/Scan scn_\w+: queued/);
-    expect(res.stderr).toMatch(/Scan scn_\w+: running/);
+    // No spinner or progress off a terminal: the notice of the start, then the summary.
+    expect(lines(res.stderr)).toHaveLength(2);
     expect(lines(res.stderr).at(-1)).toMatch(
       /^✓ Scan scn_\w+ completed: \d+ findings \(\d+ critical, \d+ high/,
     );
@@ -202,6 +202,32 @@ describe('scans', () => {
     expect(table.stderr).toContain(`Showing 1–2 of ${all.length}`);
     const one = await w.run(['scans', 'get', all[0]!.scan_id]);
     expect(one.stdout).toMatch(new RegExp(`^SCAN\\s+${all[0]!.scan_id}$`, 'm'));
+  });
+
+  it('every record format: scans get and scans wait in table, json, ndjson, csv; scans list in csv and ndjson', async () => {
+    const listed = JSON.parse(
+      (await w.run(['scans', 'list', '--status', 'completed', '--limit', '1', '--json'])).stdout,
+    ) as ScanJson[];
+    const id = listed[0]!.scan_id;
+    for (const verb of ['get', 'wait']) {
+      const json = await w.run(['scans', verb, id, '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      const scan = JSON.parse(json.stdout) as ScanJson;
+      expect(scan.scan_id).toBe(id);
+      const nd = await w.run(['scans', verb, id, '-o', 'ndjson']);
+      expect(lines(nd.stdout)).toHaveLength(1);
+      expect(JSON.parse(nd.stdout)).toStrictEqual(scan);
+      const csv = lines((await w.run(['scans', verb, id, '-o', 'csv'])).stdout);
+      expect(csv[0]!.startsWith('scan_id,connection_alias,provider,status,')).toBe(true);
+      expect(csv[1]!.startsWith(`${id},${scan.connection_alias},`)).toBe(true);
+      const table = await w.run(['scans', verb, id]);
+      expect(table.stdout).toMatch(new RegExp(`^SCAN\\s+${id}\n`));
+    }
+    const csv = lines((await w.run(['scans', 'list', '--limit', '3', '-o', 'csv'])).stdout);
+    expect(csv[0]).toBe('scan,connection,status,findings,critical,risk,created');
+    expect(csv).toHaveLength(4);
+    const nd = lines((await w.run(['scans', 'list', '--limit', '3', '-o', 'ndjson'])).stdout);
+    expect(nd.map((l) => (JSON.parse(l) as ScanJson).scan_id)).toHaveLength(3);
   });
 
   it('an unknown connection or scan is exit 5', async () => {

@@ -80,7 +80,7 @@ export function waitCommand(argv: readonly string[], scanId: string): string {
 
 /**
  * Polls GET /scans/{id} until the status is final, backing off; a spinner with the status and elapsed time
- * on a terminal, a line per status change otherwise. Returns the final scan, or undefined when
+ * on a terminal. Returns the final scan, or undefined when
  * --wait-timeout passed first.
  */
 export async function pollScan(
@@ -100,12 +100,8 @@ export async function pollScan(
   const spinner = await io.spinner(text());
   const ticker = io.spinnersEnabled ? setInterval(() => spinner.update(text()), 1000) : undefined;
   ticker?.unref();
-  let lastNoted = '';
-  const note = () => {
-    if (!io.spinnersEnabled && status !== lastNoted) io.notice(`Scan ${id}: ${status}`);
-    lastNoted = status;
-    spinner.update(text());
-  };
+  // Progress only on a terminal (cli-contract.md §3): elsewhere the wait is silent until its summary.
+  const note = () => spinner.update(text());
   let interval = baseMs;
   try {
     if (scan) note();

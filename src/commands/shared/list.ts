@@ -22,8 +22,8 @@ export interface ListOptions {
 export interface ListSpec<T> {
   /** Plural noun for messages: "connections". */
   noun: string;
-  /** "connections list", for messages. */
-  command: string;
+  /** "connections list", for messages (default: "<noun> list"). */
+  command?: string;
   columns: Column<T>[];
   fetch: FetchPage<T>;
   idOf: (item: T) => string | undefined;
@@ -98,7 +98,7 @@ export function allPages<T>(ctx: Context, spec: Pick<ListSpec<T>, 'fetch' | 'idO
  * On Ctrl-C during `--all`, prints the command that resumes where output stopped.
  */
 export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>): Promise<void> {
-  const format = chooseFormat(await ctx.settings(), spec.offer ?? LIST_OFFER, spec.command);
+  const format = chooseFormat(await ctx.settings(), spec.offer ?? LIST_OFFER, spec.command ?? `${spec.noun} list`);
   const out = {
     format,
     columns: spec.columns,
