@@ -15,7 +15,6 @@ export async function list(ctx: Context, opts: ListOptions): Promise<void> {
   const client = await ctx.api();
   await runList(ctx, opts, {
     noun: 'webhooks',
-    command: 'webhooks list',
     columns: webhookColumns,
     fetch: (offset, limit) => listWebhooks(client, { limit, offset: offset || undefined }),
     idOf: (w) => (w.id ?? w.url) as string | undefined,
