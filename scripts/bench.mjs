@@ -5,7 +5,8 @@
 //   2. Exports of 10,000 and 100,000 findings (rate limits off): peak RSS, and wall time against a bare
 //      undici pager writing the same bytes (scripts/bench/bare-pager.mjs).
 //   3. 600 findings at 25 per page under a rate limit: 429s, and wall time against the ideal client.
-// Usage: npm run build && npm run bench [-- --runs 15 --findings 10000 --only startup|exports|ratelimit]
+//   4. CI report formats (sarif, junit) at 10,000 and 100,000 findings beside ndjson: peak RSS.
+// Usage: npm run build && npm run bench [-- --runs 15 --findings 10000 --only startup|exports|ratelimit|reports] (--reports-only = --only reports)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -276,6 +277,58 @@ async function rateLimited(limit, windowSec, runs) {
   return { ...m, required: Math.max(0, m.idealOn - m.idealOff), cssctl429, ideal429, requests };
 }
 
+// ---- 4. CI report formats ---------------------------------------------------------------------------
+/**
+ * Peak RSS of the CI report formats (src/commands/findings/formats/) at SMALL and LARGE findings beside
+ * ndjson, through `cssctl findings list --all -o <fmt>` against the sandbox.
+ */
+async function reportsMemory() {
+  const FORMATS = ['ndjson', 'sarif', 'junit'];
+  const rows = [];
+  for (const n of [SMALL, LARGE]) {
+    await withSandbox(
+      { SANDBOX_FINDINGS: String(n), SANDBOX_RATE_LIMIT: '100000000' },
+      async (url, token) => {
+        const env = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: url, CSSCTL_WORKSPACE: 'acme' };
+        for (const fmt of FORMATS) {
+          const r = runNode([bin, 'findings', 'list', '--all', '-o', fmt, '-q'], env, {
+            stdoutFile: 'ignore',
+          });
+          rows.push({ n, fmt, ...r });
+        }
+      },
+    );
+  }
+  return rows;
+}
+
+async function reportReports() {
+  console.log(
+    '\n4. CI report exports, `cssctl findings list --all -o <fmt>`, peak RSS (target ≤ 1.5× both ways):',
+  );
+  if (!hasFindingsList) {
+    console.log('  (no `findings list` in this build)');
+    return;
+  }
+  const rows = await reportsMemory();
+  for (const r of rows)
+    row(
+      `${r.fmt.padEnd(7)} ${r.n.toLocaleString('en-US').padStart(7)} findings`,
+      mib(r.rssKiB),
+      `${(r.wall / 1000).toFixed(2)} s`,
+    );
+  for (const fmt of ['ndjson', 'sarif', 'junit']) {
+    const [a, b] = [SMALL, LARGE].map((n) => rows.find((r) => r.n === n && r.fmt === fmt));
+    const nd = rows.find((r) => r.n === LARGE && r.fmt === 'ndjson');
+    const ok = b.rssKiB / a.rssKiB <= 1.5 && b.rssKiB / nd.rssKiB <= 1.5;
+    row(
+      `${fmt.padEnd(7)} 10× the findings → ${(b.rssKiB / a.rssKiB).toFixed(2)}× the peak;`,
+      `at ${LARGE.toLocaleString('en-US')}: ${(b.rssKiB / nd.rssKiB).toFixed(2)}× ndjson's`,
+      mark(ok),
+    );
+  }
+}
+
 async function reportStartup() {
   const s = await startup();
   const base = s[0][1];
@@ -383,10 +436,15 @@ try {
     `All ratios are within this run. /usr/bin/time: ${TIME ? 'peak RSS from %M' : 'absent (process.resourceUsage)'}.`,
   );
 
-  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  const only = process.argv.includes('--reports-only')
+    ? 'reports'
+    : process.argv.includes('--only')
+      ? process.argv[process.argv.indexOf('--only') + 1]
+      : undefined;
   if (!only || only === 'startup') await reportStartup();
   if (!only || only === 'exports') await reportExports();
   if (!only || only === 'ratelimit') await reportRateLimits();
+  if (!only || only === 'reports' || process.argv.includes('--reports-only')) await reportReports();
   console.log(`\nBenchmark took ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 } finally {
   rmSync(work, { recursive: true, force: true });

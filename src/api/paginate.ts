@@ -1,55 +1,86 @@
+import { createHash } from 'node:crypto';
+import { CliError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 
 export interface Page<T> {
   items: T[];
+  /** Absent when the service does not say (a bare array never does). */
   total?: number;
   limit?: number;
   offset?: number;
 }
 
+/** An answer that is neither a list nor a paginated object (cli-contract.md §2: an error, never an empty list). */
+export class NotAListError extends CliError {
+  constructor(what: string) {
+    super(`the service's answer is not a list (${what})`);
+  }
+}
+
+function describe(body: unknown): string {
+  if (body === undefined) return 'an empty body';
+  if (body === null) return 'null';
+  if (Array.isArray(body)) return 'an array';
+  if (typeof body === 'object') {
+    const arrays = Object.entries(body as object).filter(([, v]) => Array.isArray(v));
+    return arrays.length > 1
+      ? `an object with ${arrays.length} arrays: ${arrays.map(([k]) => k).join(', ')}`
+      : 'an object without an array of items';
+  }
+  return `a ${typeof body}`;
+}
+
 /**
  * Reads a list answer: either a bare array or the paginated object of service-api.md §4
- * (`{total, <resource>: [...], limit, offset}`). When the array is not under `key`, the one array field is used.
+ * (`{total, <resource>: [...], limit, offset}`). When the array is not under `key`, the one array field is
+ * used. Anything else (null, a string, a number, an empty body, an object with no array or with several) is
+ * a NotAListError.
  */
 export function readPage<T>(body: unknown, key: string): Page<T> {
-  if (Array.isArray(body)) return { items: body as T[], total: body.length };
+  if (Array.isArray(body)) return { items: body as T[] };
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     let items = b[key];
     if (!Array.isArray(items)) {
       const arrays = Object.values(b).filter(Array.isArray);
-      items = arrays.length === 1 ? arrays[0] : [];
+      if (arrays.length !== 1) throw new NotAListError(describe(body));
+      items = arrays[0];
     }
     return {
       items: items as T[],
-      total: num(b.total),
-      limit: num(b.limit),
-      offset: num(b.offset),
+      total: count(b.total),
+      limit: count(b.limit),
+      offset: count(b.offset),
     };
   }
-  return { items: [] };
+  throw new NotAListError(describe(body));
 }
 
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+function count(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
 }
 
 export type FetchPage<T> = (offset: number, limit: number) => Promise<Page<T>>;
 
-/**
- * The page size `--all` and `api --paginate` ask for when the user names none: the service clamps it to the
- * largest it allows and echoes that `limit` (service-api.md, the paginated object), which the paginator keeps. Fewer,
- * larger pages are the cheapest export, and under a rate limit they spend the fewest requests.
- */
-export const LARGEST_PAGE = 1000;
+/** An item's id for de-duplication; items that are not objects, or have none, have no id. */
+export function idOfObject(item: unknown, ...keys: string[]): string | undefined {
+  if (item === null || typeof item !== 'object') return undefined;
+  for (const k of keys.length > 0 ? keys : ['id']) {
+    const v = (item as Record<string, unknown>)[k];
+    if (typeof v === 'string' || typeof v === 'number') return String(v);
+  }
+  return undefined;
+}
 
 /**
- * `--all`: follows pages until `total` items are read, yielding as it goes so memory stays flat. Checks that
- * `total` holds steady and drops items whose id it has just printed (items shift between pages when the
- * collection changes under us; ids of the last two pages are kept, which bounds memory).
- * `position` is the offset to resume from, for the message printed on Ctrl-C.
+ * `--all`: follows pages, yielding as it goes so memory stays flat. With a `total`, until that many items are
+ * read; without one (a bare array, or an object that does not say), until a page comes back empty or brings
+ * nothing new — a short page may be the service's own cap, not the end. Checks that `total` holds steady,
+ * drops items whose id it has just printed (ids of the last two pages are kept, which bounds memory), and
+ * stops with a warning on a page it has already seen (a service that ignores `offset`).
+ * `position` is the offset of the next item not yet handed out: where a resumed run starts.
  */
-export class Paginator<T> {
+export class Paginator<T> implements AsyncIterable<T> {
   position: number;
   total?: number;
 
@@ -60,76 +91,88 @@ export class Paginator<T> {
       startOffset: number;
       idOf: (item: T) => string | undefined;
       io: IO;
+      /** What the list is called in warnings, e.g. "high findings". */
+      label?: string;
     },
   ) {
     this.position = opts.startOffset;
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
-    for await (const page of this.pages()) yield* page;
+  private warn(text: string): void {
+    this.opts.io.warn(this.opts.label ? `${this.opts.label}: ${text}` : text);
   }
 
-  /**
-   * The same items a page at a time (each page without the items already printed): output writes a page in
-   * one go instead of paying an async step per item, which is most of an export's cost past its requests.
-   */
-  async *pages(): AsyncGenerator<T[]> {
+  private idOf(item: T): string | undefined {
+    return item !== null && typeof item === 'object' ? this.opts.idOf(item) : undefined;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     let recent = new Set<string>();
     let previous = new Set<string>();
+    const seenPages = new Set<string>();
     let warnedTotal = false;
     let dropped = 0;
-    let pageSize = this.opts.pageSize;
     let pending: Promise<Page<T>> | undefined;
     for (;;) {
-      const page = await (pending ?? this.fetchPage(this.position, pageSize));
+      const pageStart = this.position;
+      const page = await (pending ?? this.fetchPage(pageStart, this.opts.pageSize));
       pending = undefined;
       if (page.total !== undefined) {
         if (this.total !== undefined && page.total !== this.total && !warnedTotal) {
-          this.opts.io.warn(
+          this.warn(
             `the total changed from ${this.total} to ${page.total} while paging; the list may be incomplete`,
           );
           warnedTotal = true;
         }
         this.total = page.total;
       }
-      // The service may give fewer than asked (its maximum): the size it echoes is the page size from now on.
-      if (page.limit !== undefined && page.limit > 0 && page.limit < pageSize) pageSize = page.limit;
-      if (page.items.length === 0) break;
-      const fresh: T[] = [];
-      for (const item of page.items) {
-        const id = this.opts.idOf(item);
+      if (page.items.length === 0) {
+        if (this.total !== undefined && pageStart < this.total)
+          this.warn(
+            `the service sent no items from offset ${pageStart} of ${this.total}; the list may be incomplete`,
+          );
+        break;
+      }
+      // A page identical to one already read: the service ignores offset; following it would loop forever.
+      // Items with ids are told apart by their ids (no second stringify of every item of an export).
+      const ids = page.items.map((item) => this.idOf(item));
+      const key = ids.every((id) => id !== undefined) ? ids.join('\u0000') : JSON.stringify(page.items);
+      const fingerprint = createHash('sha256').update(key).digest('base64');
+      if (seenPages.has(fingerprint)) {
+        this.warn('the service sent a page already read (it may ignore offset); stopping');
+        break;
+      }
+      seenPages.add(fingerprint);
+      const next = pageStart + page.items.length;
+      if (this.total !== undefined && next < this.total && page.items.length <= this.opts.pageSize) {
+        // The next page is asked for while this one is written: an export waits on the service or on its
+        // output, not on each in turn. Still one request at a time; its failure surfaces when it is read.
+        pending = this.fetchPage(next, this.opts.pageSize);
+        pending.catch(() => undefined);
+      }
+      let fresh = 0;
+      for (const [i, item] of page.items.entries()) {
+        const id = ids[i];
+        this.position++;
         if (id !== undefined && (recent.has(id) || previous.has(id))) {
           dropped++;
           continue;
         }
         if (id !== undefined) recent.add(id);
-        fresh.push(item);
+        fresh++;
+        yield item;
       }
-      const next = this.position + page.items.length;
-      // Without a total, a short page ends the list only when the service said what a full page is; else
-      // it may be the service's cap, and the next (empty) page tells.
-      const more =
-        fresh.length > 0 &&
-        (this.total !== undefined
-          ? next < this.total
-          : !(page.limit !== undefined && page.items.length < pageSize));
-      if (more && this.total !== undefined) {
-        // The next page is asked for while this one is written: an export waits on the service or on its
-        // output, not on each in turn. Still one request at a time; its failure surfaces when it is read.
-        pending = this.fetchPage(next, pageSize);
-        pending.catch(() => undefined);
-      }
-      if (fresh.length > 0) yield fresh;
-      this.position = next;
-      if (fresh.length === 0) {
-        this.opts.io.warn('the service returned a page of items already printed; stopping');
+      this.position = pageStart + page.items.length;
+      if (fresh === 0) {
+        this.warn('the service returned a page of items already printed; stopping');
         break;
       }
       previous = recent;
       recent = new Set();
-      if (!more) break;
+      if (this.total !== undefined && this.position >= this.total) break;
+      // More items than asked for: the service ignored `limit` and sent the whole list.
+      if (this.total === undefined && page.items.length > this.opts.pageSize) break;
     }
-    if (dropped > 0)
-      this.opts.io.warn(`dropped ${dropped} item(s) already printed (the list changed while paging)`);
+    if (dropped > 0) this.warn(`dropped ${dropped} item(s) already printed (the list changed while paging)`);
   }
 }
