@@ -42,6 +42,8 @@ export interface PageInfo {
 export interface Formatter<T> {
   /** One item, in stream order. */
   item(item: T): void | Promise<void>;
+  /** Several items in a row (a page), when the format can write them at once; else item() is called for each. */
+  items?(items: T[]): void | Promise<void>;
   /**
    * After the last item, and also when the stream stopped early (Ctrl-C, an error), with `complete: false`.
    * Flushes whatever the formatter holds and closes the document, so that everything written is well-formed.

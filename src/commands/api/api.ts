@@ -118,19 +118,23 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
     io: ctx.io,
   });
   const rawPath = args[0] ?? '';
-  // The first page decides whether this is a list at all; then the items stream.
-  const iterator = pager[Symbol.asyncIterator]();
+  // The first page decides whether this is a list at all; then the pages stream.
+  const iterator = pager.pages()[Symbol.asyncIterator]();
   const head = await iterator.next();
   if (single) {
     printValue(ctx, format, single.value);
     return;
   }
+  async function* pageStream(): AsyncGenerator<unknown[]> {
+    if (head.done) return;
+    yield head.value;
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield r.value;
+  }
   const source: ListSource<unknown> = {
     async *[Symbol.asyncIterator]() {
-      if (head.done) return;
-      yield head.value;
-      for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield r.value;
+      for await (const page of pageStream()) yield* page;
     },
+    pages: pageStream,
     resume: () => apiResumeCommand(ctx.argv, rawPath, pager.position),
   };
   await writeList(ctx.io, source, { format, columns: [], noun: 'items', signal: ctx.signal });

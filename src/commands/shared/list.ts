@@ -88,6 +88,7 @@ export function allPages<T>(ctx: Context, spec: Pick<ListSpec<T>, 'fetch' | 'idO
   });
   const source: ListSource<T> = {
     [Symbol.asyncIterator]: () => pager[Symbol.asyncIterator](),
+    pages: () => pager.pages(),
     resume: () => resumeCommand(ctx.argv, [['--all'], ['--offset', String(pager.position)]]),
   };
   return source;

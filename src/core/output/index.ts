@@ -39,6 +39,8 @@ export type Items<T> = Iterable<T> | AsyncIterable<T>;
 export interface ListSource<T> extends AsyncIterable<T> {
   page?(): Promise<PageInfo | undefined>;
   resume?(): string | undefined;
+  /** The same items a page at a time, when the source has pages (written a page per step). */
+  pages?(): AsyncIterable<T[]>;
 }
 
 export interface ListOutput<T> {
@@ -81,12 +83,24 @@ export async function writeList<T>(
     }));
   let count = 0;
   try {
-    for await (const item of items) {
-      await open().item(item);
-      count++;
-      // Backpressure: waits only while stdout is full; a write error stops the listing here.
-      const full = io.outReady();
-      if (full) await full;
+    if (source.pages) {
+      for await (const batch of source.pages()) {
+        if (batch.length === 0) continue;
+        const f = open();
+        if (f.items) await f.items(batch);
+        else for (const item of batch) await f.item(item);
+        count += batch.length;
+        // Backpressure: waits only while stdout is full; a write error stops the listing here.
+        const full = io.outReady();
+        if (full) await full;
+      }
+    } else {
+      for await (const item of items) {
+        await open().item(item);
+        count++;
+        const full = io.outReady();
+        if (full) await full;
+      }
     }
   } catch (err) {
     await formatter?.end({ complete: false, count });

@@ -11,6 +11,13 @@ export class JsonArrayWriter {
     this.write(`${this.count === 0 ? '[\n  ' : ',\n  '}${text.slice(4, -2)}`);
     this.count++;
   }
+  /** Several items at once: one stringify, V8 indenting them as the elements they are. */
+  pushAll(items: readonly unknown[]): void {
+    if (items.length === 0) return;
+    const text = JSON.stringify(items, null, 2);
+    this.write(`${this.count === 0 ? '[\n' : ',\n'}${text.slice(2, -2)}`);
+    this.count += items.length;
+  }
   end(): void {
     this.write(this.count === 0 ? '[]\n' : '\n]\n');
   }
@@ -21,6 +28,7 @@ export function json<T>(ctx: FormatterContext<T>): Formatter<T> {
   const w = new JsonArrayWriter(ctx.write);
   return {
     item: (item) => w.push(item),
+    items: (items) => w.pushAll(items),
     end: () => w.end(),
   };
 }

@@ -4,6 +4,11 @@ import type { FormatterContext, Formatter } from '../format.js';
 export function ndjson<T>(ctx: FormatterContext<T>): Formatter<T> {
   return {
     item: (item) => ctx.write(`${JSON.stringify(item) ?? 'null'}\n`),
+    items: (items) => {
+      let text = '';
+      for (const item of items) text += `${JSON.stringify(item) ?? 'null'}\n`;
+      ctx.write(text);
+    },
     end: () => undefined,
   };
 }
