@@ -98,7 +98,11 @@ export function allPages<T>(ctx: Context, spec: Pick<ListSpec<T>, 'fetch' | 'idO
  * On Ctrl-C during `--all`, prints the command that resumes where output stopped.
  */
 export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>): Promise<void> {
-  const format = chooseFormat(await ctx.settings(), spec.offer ?? LIST_OFFER, spec.command ?? `${spec.noun} list`);
+  const format = chooseFormat(
+    await ctx.settings(),
+    spec.offer ?? LIST_OFFER,
+    spec.command ?? `${spec.noun} list`,
+  );
   const out = {
     format,
     columns: spec.columns,
