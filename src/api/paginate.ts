@@ -131,13 +131,16 @@ export class Paginator<T> implements AsyncIterable<T> {
           );
         break;
       }
-      // A page identical to one already read: the service ignores offset; following it would loop forever.
-      const fingerprint = createHash('sha256').update(JSON.stringify(page.items)).digest('base64');
-      if (seenPages.has(fingerprint)) {
-        this.warn('the service sent a page already read (it may ignore offset); stopping');
-        break;
+      // Items without ids cannot be told apart one by one: a page identical to one already read means the
+      // service ignores offset, and following it would loop forever. (Items with ids are checked below.)
+      if (page.items.every((item) => this.idOf(item) === undefined)) {
+        const fingerprint = createHash('sha256').update(JSON.stringify(page.items)).digest('base64');
+        if (seenPages.has(fingerprint)) {
+          this.warn('the service sent a page already read (it may ignore offset); stopping');
+          break;
+        }
+        seenPages.add(fingerprint);
       }
-      seenPages.add(fingerprint);
       let fresh = 0;
       for (const item of page.items) {
         const id = this.idOf(item);
