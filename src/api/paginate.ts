@@ -25,7 +25,9 @@ function describe(body: unknown): string {
     const arrays = Object.entries(body as object).filter(([, v]) => Array.isArray(v));
     return arrays.length > 1
       ? `an object with ${arrays.length} arrays: ${arrays.map(([k]) => k).join(', ')}`
-      : 'an object without an array of items';
+      : arrays.length === 1
+        ? 'an object that is not a page'
+        : 'an object without an array of items';
   }
   return `a ${typeof body}`;
 }
@@ -42,9 +44,12 @@ export function readPage<T>(body: unknown, key: string): Page<T> {
     const b = body as Record<string, unknown>;
     let items = b[key];
     if (!Array.isArray(items)) {
-      const arrays = Object.values(b).filter(Array.isArray);
-      if (arrays.length !== 1) throw new NotAListError(describe(body));
-      items = arrays[0];
+      // Under another name, the one array of an object that looks like a page (a record such as
+      // `{"id": …, "tags": [...]}` is not a list of tags).
+      const arrays = Object.entries(b).filter(([, v]) => Array.isArray(v));
+      const pageLike = arrays.length === Object.keys(b).length || PAGE_FIELDS.some((f) => f in b);
+      if (arrays.length !== 1 || !pageLike) throw new NotAListError(describe(body));
+      items = arrays[0]![1];
     }
     return {
       items: items as T[],
@@ -55,6 +60,8 @@ export function readPage<T>(body: unknown, key: string): Page<T> {
   }
   throw new NotAListError(describe(body));
 }
+
+const PAGE_FIELDS = ['total', 'limit', 'offset', 'count', 'next'];
 
 function count(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
