@@ -176,6 +176,14 @@ export async function run(): Promise<void> {
     if (interrupts > 1) process.exit(ExitCode.interrupted);
     controller.abort();
   };
+  // cssctl keeps these two signals to itself. when-exit (loaded with conf's atomic writes) re-raises the signal
+  // after its clean-up: the echo would count as a second Ctrl-C and force exit 130 before a command can stop
+  // cleanly (`webhooks listen` finishing a delivery, a resume hint). Its clean-up also runs on 'exit'.
+  process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== onSignal) {
+      queueMicrotask(() => process.removeListener(event, listener));
+    }
+  });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // `cssctl … | head`: a closed pipe is not an error worth a word.
