@@ -13,6 +13,7 @@ import { allSeverities } from '../findings/merge.js';
 import { atOrAbove } from '../findings/severity.js';
 import { allPages } from '../shared/list.js';
 import { scanFields } from './columns.js';
+import { writeStepSummary } from './step-summary.js';
 import { isFailed, waitCommand } from './wait.js';
 
 export interface ScanReport {
@@ -122,8 +123,13 @@ export async function reportScan(ctx: Context, client: ApiClient, r: ScanReport)
     await writeObject(ctx.io, r.format, scan as Record<string, unknown>, scanFields);
   }
 
-  // step summary (reports helper): append the Markdown section to $GITHUB_STEP_SUMMARY here, from
-  // `r` (scan, elapsedMs, failOn, stepSummary) and `gate`, unless r.stepSummary === false.
+  await writeStepSummary(ctx, r, {
+    scan,
+    counts: gate?.counts,
+    gate: r.failOn ? { failOn: r.failOn, met: gate?.met ?? false } : undefined,
+    failed,
+    waitedMs: r.elapsedMs,
+  });
 
   if (failed) {
     const why = typeof scan.error === 'string' && scan.error ? `: ${scan.error}` : '';

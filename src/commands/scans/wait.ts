@@ -8,6 +8,7 @@ import { chooseFormat } from '../../core/output/index.js';
 import { shellQuote } from '../shared/resume.js';
 import { SCAN_REPORT_OFFER } from './offer.js';
 import { reportScan } from './report.js';
+import { writeStepSummary } from './step-summary.js';
 
 export interface WaitOptions {
   failOn?: Severity;
@@ -137,6 +138,8 @@ export async function waitAndReport(
   const timeoutMs = opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000;
   const { scan, final, elapsedMs } = await pollScan(ctx, client, first, timeoutMs);
   if (!final) {
+    const gate = opts.failOn ? { failOn: opts.failOn, met: false } : undefined;
+    await writeStepSummary(ctx, opts, { scan, gate, timedOut: true, waitedMs: elapsedMs });
     throw new ExitError(
       `scan ${scan.scan_id} is still ${scan.status} after ${formatWait(elapsedMs)} (--wait-timeout); resume with: ${waitCommand(ctx.argv, scan.scan_id)}`,
       ExitCode.scanFailed,

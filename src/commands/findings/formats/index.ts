@@ -7,6 +7,8 @@ import { STANDARD_FORMATS, type Offer } from '../../../core/output/offer.js';
 
 export const findingFormats: Readonly<Record<string, () => Promise<FormatterFactory<Finding>>>> = {
   sarif: async () => (await import('./sarif.js')).sarif,
+  junit: async () => (await import('./junit.js')).junit,
+  github: async () => (await import('./github.js')).github,
 };
 
 export const REPORT_FORMATS = Object.keys(findingFormats);
