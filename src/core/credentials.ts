@@ -1,16 +1,7 @@
-import {
-  existsSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  chmodSync,
-  writeFileSync,
-  unlinkSync,
-} from 'node:fs';
+import { existsSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { CliError, UsageError } from './errors.js';
-import { ensurePrivateDir } from './config.js';
+import { ensureDir, readableByOthers, writeFileAtomic } from './files.js';
 import { withFileLock } from './lock.js';
 
 /** What a login leaves behind for a profile. Lives only in the keychain or the 0600 file. */
@@ -135,39 +126,43 @@ interface CredentialFile {
 export class FileStore implements CredentialStore {
   readonly kind = 'file' as const;
   readonly path: string;
-  constructor(readonly dir: string) {
+  private warned = false;
+  constructor(
+    readonly dir: string,
+    private readonly warn?: (message: string) => void,
+  ) {
     this.path = join(dir, 'credentials.json');
   }
 
+  /** Reads the file; never changes it (a read-only command writes nothing, and a link is not followed). */
   private read(): CredentialFile {
     if (!existsSync(this.path)) return { version: 1, profiles: {} };
-    if (process.platform !== 'win32' && (statSync(this.path).mode & 0o077) !== 0) chmodSync(this.path, 0o600);
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(this.path, 'utf8'));
     } catch {
-      throw new CliError(`cannot read ${this.path}: not valid JSON`, {
-        hint: 'run cssctl logout, or move the file aside, then log in again',
-      });
+      throw this.corrupt();
     }
     const profiles = (parsed as Partial<CredentialFile>)?.profiles;
-    return { version: 1, profiles: profiles && typeof profiles === 'object' ? profiles : {} };
+    if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) throw this.corrupt();
+    return { version: 1, profiles };
+  }
+
+  private corrupt(): CliError {
+    return new CliError(`cannot read ${this.path}: not a valid credential file`, {
+      hint: 'run cssctl logout to remove it (every profile stored in it is logged out), then log in again',
+    });
   }
 
   private write(data: CredentialFile): void {
-    ensurePrivateDir(this.dir);
-    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    try {
-      renameSync(tmp, this.path);
-    } catch (err) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // already gone
-      }
-      throw err;
+    const created = ensureDir(this.dir);
+    if (!created && !this.warned && readableByOthers(this.dir)) {
+      this.warned = true;
+      this.warn?.(
+        `${this.dir} can be read by other users; cssctl leaves its mode alone (credentials.json is 0600) — consider chmod 700 ${this.dir}`,
+      );
     }
+    writeFileAtomic(this.path, `${JSON.stringify(data, null, 2)}\n`, 0o600);
   }
 
   async get(profile: string): Promise<Tokens | undefined> {
@@ -186,7 +181,15 @@ export class FileStore implements CredentialStore {
   async delete(profile: string): Promise<boolean> {
     if (!existsSync(this.path)) return false;
     return withFileLock(this.dir, 'credentials', async () => {
-      const data = this.read();
+      let data: CredentialFile;
+      try {
+        data = this.read();
+      } catch (err) {
+        // A corrupt file cannot be repaired: logout removes it (the advice its error gives).
+        if (lstatSync(this.path).isSymbolicLink()) throw err;
+        unlinkSync(this.path);
+        return true;
+      }
       if (!(profile in data.profiles)) return false;
       delete data.profiles[profile];
       this.write(data);
@@ -224,8 +227,9 @@ export class Credentials {
     private readonly env: NodeJS.ProcessEnv,
     private readonly connectKeychain: (env: NodeJS.ProcessEnv) => Promise<KeychainStore | undefined> = (e) =>
       KeychainStore.connect(e),
+    warn?: (message: string) => void,
   ) {
-    this.file = new FileStore(configDir);
+    this.file = new FileStore(configDir, warn);
   }
 
   keychain(): Promise<KeychainStore | undefined> {

@@ -599,7 +599,8 @@ describe('config', () => {
     [['unset', 'colour']],
   ])('config %j is exit 2 and changes nothing', async (args) => {
     const before = readFileSync(configFile(), 'utf8');
-    const res = await w.run(['config', ...args], { env: cfg });
+    // The profile saves `output: json` (above), so errors would be JSON: ask for text.
+    const res = await w.run(['config', ...args, '-o', 'table'], { env: cfg });
     expect(res.code).toBe(2);
     errorLine(res);
     noStack(res);

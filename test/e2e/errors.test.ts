@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -304,7 +304,6 @@ describe('bad input never hangs and never prints a stack trace', () => {
     const env = {
       CSSCTL_CONFIG_DIR: dir,
       CSSCTL_TOKEN: 'x.y.z',
-      CSSCTL_BASE_URL: w.url,
       CSSCTL_WORKSPACE: 'acme',
     };
     w.sandbox.clearRequests();
@@ -312,7 +311,6 @@ describe('bad input never hangs and never prints a stack trace', () => {
       ['connections', 'list'],
       ['config', 'set', 'workspace', 'acme'],
       ['config', 'unset', 'workspace'],
-      ['config', 'list'],
     ]) {
       const res = await w.run(args, { env, timeoutMs: 10_000 });
       expect(res.code, args.join(' ')).not.toBe(0);
@@ -321,10 +319,16 @@ describe('bad input never hangs and never prints a stack trace', () => {
       expect(line).toContain(file);
       expect(readFileSync(file, 'utf8')).toBe(garbage);
     }
+    // config list and logout still work (the file cannot be read, so list warns naming it).
+    const list = await w.run(['config', 'list'], { env });
+    expect(list.code).toBe(0);
+    expect(list.stderr).toContain(file);
+    expect((await w.run(['logout'], { env })).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(garbage);
     expect(w.sandbox.requests).toHaveLength(0);
   });
 
-  it('a credentials.json with invalid JSON is a clear error, no request, file untouched', async () => {
+  it('a credentials.json with invalid JSON is a clear error, no request; logout (the advice) removes it', async () => {
     const dir = join(w.dir, 'broken-creds');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(
@@ -343,10 +347,14 @@ describe('bad input never hangs and never prints a stack trace', () => {
       expect([1, 3]).toContain(res.code);
       const line = errorLine(res);
       expect(line).toContain(credFile);
-      expect(line).toMatch(/JSON/);
+      expect(line).toMatch(/run cssctl logout/);
     }
     expect(readFileSync(credFile, 'utf8')).toBe('not json at all');
     expect(w.sandbox.requests).toHaveLength(0);
+    const out = await w.run(['logout'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect(existsSync(credFile)).toBe(false);
+    expect((await w.run(['auth', 'status'], { env })).code).toBe(3);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   statSync,
   writeFileSync,
   mkdirSync,
+  symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,12 +87,18 @@ describe('FileStore', () => {
     expect(store.path).toBe(join(dir, 'credentials.json'));
   });
 
-  it.runIf(posix)('tightens an existing folder that is too open', async () => {
+  it.runIf(posix)('never chmods an existing folder it did not create; warns once instead', async () => {
     const dir = join(tmp, 'cfg');
     mkdirSync(dir, { mode: 0o755 });
     chmodSync(dir, 0o755);
-    await new FileStore(dir).set('default', tokA);
-    expect(mode(dir)).toBe(0o700);
+    const warnings: string[] = [];
+    const store = new FileStore(dir, (m) => warnings.push(m));
+    await store.set('default', tokA);
+    await store.set('work', tokB);
+    expect(mode(dir)).toBe(0o755);
+    expect(mode(store.path)).toBe(0o600);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(dir);
   });
 
   it('get round-trips tokens per profile', async () => {
@@ -129,12 +136,26 @@ describe('FileStore', () => {
     expect(await store.get('work')).toStrictEqual(tokB);
   });
 
-  it.runIf(posix)('a group- or world-readable file is fixed to 0600 when read', async () => {
+  it.runIf(posix)('reading changes nothing: no chmod of the file, nor of a symlink target', async () => {
     const store = new FileStore(tmp);
     await store.set('default', tokA);
     chmodSync(store.path, 0o644);
     expect(await store.get('default')).toStrictEqual(tokA);
-    expect(mode(store.path)).toBe(0o600);
+    expect(mode(store.path)).toBe(0o644);
+
+    const other = join(tmp, 'other');
+    mkdirSync(other);
+    const target = join(tmp, 'target.json');
+    writeFileSync(target, JSON.stringify({ version: 1, profiles: {} }), { mode: 0o644 });
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(other, 'credentials.json'));
+    const linked = new FileStore(other);
+    expect(await linked.get('default')).toBeUndefined();
+    expect(mode(target)).toBe(0o644);
+    // A write never goes through the link: refused, target untouched.
+    await expect(linked.set('default', tokA)).rejects.toThrow(/symbolic link/);
+    expect(mode(target)).toBe(0o644);
+    expect(readFileSync(target, 'utf8')).toBe(JSON.stringify({ version: 1, profiles: {} }));
   });
 
   it('invalid JSON is a CliError naming the file, and the file is left untouched', async () => {
@@ -143,10 +164,15 @@ describe('FileStore', () => {
     writeFileSync(store.path, broken, { mode: 0o600 });
     await expect(store.get('default')).rejects.toBeInstanceOf(CliError);
     await expect(store.get('default')).rejects.toThrow(store.path);
+    await expect(store.get('default')).rejects.toMatchObject({
+      hint: expect.stringMatching(/cssctl logout/),
+    });
     // A write must not replace a file it could not read (that would lose the other profiles).
     await expect(store.set('work', tokB)).rejects.toBeInstanceOf(CliError);
-    await expect(store.delete('default')).rejects.toBeInstanceOf(CliError);
     expect(readFileSync(store.path, 'utf8')).toBe(broken);
+    // …but logout, which the error advises, removes it.
+    expect(await store.delete('default')).toBe(true);
+    expect(existsSync(store.path)).toBe(false);
   });
 
   it('an entry without an access token is treated as absent', async () => {

@@ -25,7 +25,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   let workspace = settings.workspace;
   if (!workspace && io.canPrompt) workspace = validateWorkspace(await promptText(io, 'Workspace slug'));
 
-  const emailRaw = opts.email ?? env.CSSCTL_EMAIL ?? (await ctx.config()).profile(ctx.profileName).email;
+  const emailRaw = opts.email ?? settings.email;
   const email = emailRaw
     ? validateEmail(emailRaw)
     : io.canPrompt

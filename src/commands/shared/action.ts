@@ -20,7 +20,10 @@ export function lazy<O>(
   return async (...params: unknown[]): Promise<void> => {
     const cmd = params[params.length - 1] as Command;
     const ctx = makeContext(cmd);
-    if (!opts.sarif && (await ctx.settings()).output === 'sarif') {
+    // Only a flag can ask for sarif here (a saved profile cannot hold it); reading the flag alone keeps a
+    // bad hand-edited profile value from breaking the commands that would fix it (config, logout).
+    const s = await ctx.settings();
+    if (!opts.sarif && s.sources.output === 'flag' && s.output === 'sarif') {
       throw new UsageError(`sarif output is available for findings only, not for "${cmd.name()}"`);
     }
     const verb = await load();
