@@ -18,7 +18,7 @@ import { ApiClient } from './http/client.js';
 import { withLogging } from './http/log.js';
 import { RateLimiter } from './http/ratelimit.js';
 import { withRetry } from './http/retry.js';
-import { Session, type TokenResponse } from './http/session.js';
+import { Session, envToken, type TokenResponse } from './http/session.js';
 import { createTransport } from './http/transport.js';
 import type { Send } from './http/types.js';
 import type { IO } from './io.js';
@@ -293,7 +293,7 @@ export class Context {
         profile: this.profileName,
         credentials: this.credentials(),
         clock: this.clock,
-        envToken: this.env.CSSCTL_TOKEN || undefined,
+        envToken: envToken(this.env.CSSCTL_TOKEN),
         refresh: async (refreshToken) =>
           (await this.api()).request<TokenResponse>({
             method: 'POST',
@@ -301,7 +301,12 @@ export class Context {
             body: { refresh_token: refreshToken },
             auth: false,
           }),
-        lock: (fn) => withFileLock(this.configDir, `refresh-${this.profileName}`, fn),
+        lock: (fn) =>
+          withFileLock(this.configDir, `refresh-${this.profileName}`, fn, (path) =>
+            this.io.notice(
+              `waiting for another cssctl process to finish refreshing the session (lock ${path}; taken over after 15 s if stale)`,
+            ),
+          ),
         onSecret: (s) => this.io.addSecret(s),
       }),
     );

@@ -42,7 +42,11 @@ function parseTokens(text: string | null | undefined): Tokens | undefined {
       access_token: t.access_token,
       refresh_token: typeof t.refresh_token === 'string' ? t.refresh_token : undefined,
       token_type: typeof t.token_type === 'string' ? t.token_type : undefined,
-      expires_at: typeof t.expires_at === 'number' ? t.expires_at : 0,
+      // A stored expiry past what a Date can hold (written by an older cssctl) must not break `auth status`.
+      expires_at:
+        typeof t.expires_at === 'number' && Number.isFinite(t.expires_at)
+          ? Math.max(0, Math.min(t.expires_at, 8.64e15))
+          : 0,
     };
   } catch {
     return undefined;

@@ -249,6 +249,15 @@ describe('Credentials', () => {
     expect(await creds.file.get('default')).toStrictEqual(tokA);
   });
 
+  it('keychain mode: a login removes the plaintext copy left in the file', async () => {
+    await new FileStore(tmp).set('default', tokB);
+    const kc = withKeychain();
+    const creds = new Credentials('keychain', tmp, {}, kc.connect);
+    expect((await creds.save('default', tokA)).store).toBe('keychain');
+    expect(await creds.file.get('default')).toBeUndefined();
+    expect(readFileSync(creds.file.path, 'utf8')).not.toContain('access-B');
+  });
+
   it('auto: connects to the keychain once per instance', async () => {
     const kc = withKeychain();
     const creds = new Credentials('auto', tmp, {}, kc.connect);

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { AuthError, CliError } from '../errors.js';
+import { AuthError, CliError, UsageError } from '../errors.js';
 import type { Credentials, LoadedTokens, TokenSource, Tokens } from '../credentials.js';
 
 /** Refresh this long before the access token's expiry (cli-contract.md §5). */
@@ -12,16 +12,41 @@ export interface TokenResponse {
   expires_in?: number;
 }
 
+/** The latest instant a JavaScript Date can hold (ms); anything past it makes toISOString() throw. */
+export const MAX_DATE_MS = 8.64e15;
+/** No access token is believed to live longer than this, whatever the answer says (issue 9 #17). */
+export const MAX_TOKEN_LIFETIME_MS = 366 * 24 * 3600_000;
+
 /** Reads `exp` from a JWT without verifying it (the service verifies; we only need the expiry). */
 export function jwtExpiry(token: string): number | undefined {
+  if (typeof token !== 'string') return undefined;
   const part = token.split('.')[1];
   if (!part) return undefined;
   try {
-    const payload = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { exp?: unknown };
-    return typeof payload.exp === 'number' && Number.isFinite(payload.exp) ? payload.exp * 1000 : undefined;
+    const payload = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { exp?: unknown } | null;
+    const exp = payload?.exp;
+    if (typeof exp !== 'number' || !Number.isFinite(exp)) return undefined;
+    const ms = exp * 1000;
+    return ms > 0 && ms <= MAX_DATE_MS ? ms : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CSSCTL_TOKEN as given: surrounding whitespace (a stray newline from `$(cat file)`) is dropped; any other
+ * control character or inner whitespace is a usage error (exit 2) rather than a broken header.
+ */
+export function envToken(raw: string | undefined): string | undefined {
+  const t = raw?.trim();
+  if (!t) return undefined;
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(t)) {
+    throw new UsageError('CSSCTL_TOKEN contains whitespace or a control character', {
+      hint: 'set it to the access token alone',
+    });
+  }
+  return t;
 }
 
 /** Turns a login or refresh answer into stored tokens; a missing refresh_token keeps the previous one. */
@@ -29,10 +54,18 @@ export function tokensFrom(res: TokenResponse, now: number, previous?: Tokens): 
   if (!res || typeof res.access_token !== 'string' || !res.access_token) {
     throw new CliError('the service answered without an access token');
   }
+  // An absurd lifetime (expires_in 1e16, an exp in the year 300000) is clamped, never stored as it is.
+  const lifetime =
+    typeof res.expires_in === 'number' && Number.isFinite(res.expires_in) && res.expires_in > 0
+      ? Math.min(res.expires_in * 1000, MAX_TOKEN_LIFETIME_MS)
+      : undefined;
+  const fromJwt = jwtExpiry(res.access_token);
   const expiresAt =
-    typeof res.expires_in === 'number' && res.expires_in > 0
-      ? now + res.expires_in * 1000
-      : (jwtExpiry(res.access_token) ?? now + 3600_000);
+    lifetime !== undefined
+      ? now + lifetime
+      : fromJwt !== undefined
+        ? Math.min(fromJwt, now + MAX_TOKEN_LIFETIME_MS)
+        : now + 3600_000;
   return {
     access_token: res.access_token,
     refresh_token:
@@ -148,7 +181,16 @@ export class Session {
       }
       const tokens = tokensFrom(answer, this.deps.clock.now(), fresh.tokens);
       this.remember(tokens);
-      await this.deps.credentials.save(this.deps.profile, tokens, fresh.source);
+      try {
+        await this.deps.credentials.save(this.deps.profile, tokens, fresh.source);
+      } catch (err) {
+        // The service has rotated the refresh token: the stored one is now spent. Say so plainly.
+        const why = (err as Error).message;
+        throw new CliError(
+          `the session was renewed but the new tokens could not be saved (${why}); the stored refresh token has been used up`,
+          { hint: 'fix the cause (free disk space, say), then run cssctl login', cause: err },
+        );
+      }
       this.loaded = { tokens, source: fresh.source };
       return tokens;
     });
