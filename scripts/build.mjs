@@ -31,3 +31,10 @@ await build({
   minify: true,
 });
 await build({ ...common, entryPoints: { sandbox: 'test/sandbox/main.ts' }, outdir: 'dist' });
+// keytar in a child process cssctl can kill (src/core/keychain.ts).
+await build({
+  ...common,
+  entryPoints: { 'keychain-worker': 'src/core/keychain-worker.ts' },
+  outdir: 'dist',
+  minify: true,
+});

@@ -282,7 +282,7 @@ export class Context {
       this.configDir,
       this.env,
       undefined,
-      (m) => this.io.warn(m),
+      { warn: (m) => this.io.warn(m), signal: this.signal },
     );
     return this.credentialsInstance;
   }

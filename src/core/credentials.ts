@@ -1,8 +1,9 @@
 import { existsSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, UsageError } from './errors.js';
+import { CliError, InterruptedError, UsageError } from './errors.js';
 import { ensureDir, readableByOthers, writeFileAtomic } from './files.js';
 import { withFileLock } from './lock.js';
+import { ChildKeytar, KeychainTimeoutError, keychainWorkerPath } from './keychain.js';
 
 /** What a login leaves behind for a profile. Lives only in the keychain or the 0600 file. */
 export interface Tokens {
@@ -66,7 +67,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
       },
       (e: unknown) => {
         clearTimeout(t);
-        reject(new KeychainUnavailable(e instanceof Error ? e.message : String(e)));
+        reject(new KeychainUnavailable(e instanceof Error ? e.message : String(e), { cause: e }));
       },
     );
   });
@@ -77,28 +78,26 @@ export class KeychainStore implements CredentialStore {
   readonly kind = 'keychain' as const;
   constructor(private readonly keytar: Keytar) {}
 
-  /** Loads keytar and checks that a keychain answers; undefined when none can be reached. */
+  /**
+   * Starts the keychain helper (keytar in a child process, see keychain.ts) and checks that a keychain
+   * answers; undefined when none can be reached. `warn` hears why when a keychain exists but did not answer.
+   */
   static async connect(
     env: NodeJS.ProcessEnv,
-    timeoutMs = KEYCHAIN_TIMEOUT_MS,
+    opts: { timeoutMs?: number; signal?: AbortSignal; warn?: (message: string) => void } = {},
   ): Promise<KeychainStore | undefined> {
     // On Linux the Secret Service lives on the session bus: without one there is no keychain to ask.
     if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) return undefined;
-    let keytar: Keytar;
+    const worker = keychainWorkerPath();
+    if (!worker) return undefined;
+    const keytar = new ChildKeytar(worker, env, opts.timeoutMs ?? KEYCHAIN_TIMEOUT_MS, opts.signal);
     try {
-      const mod = (await import('keytar')) as { default?: Keytar } & Keytar;
-      keytar = mod.default ?? mod;
-    } catch {
-      return undefined; // optional dependency not installed or not built
-    }
-    try {
-      await withTimeout(
-        keytar.getPassword(KEYCHAIN_SERVICE, '__cssctl_probe__'),
-        timeoutMs,
-        'keychain probe',
-      );
+      await keytar.getPassword(KEYCHAIN_SERVICE, '__cssctl_probe__');
       return new KeychainStore(keytar);
-    } catch {
+    } catch (err) {
+      keytar.close();
+      if (err instanceof InterruptedError) throw err;
+      if (err instanceof KeychainTimeoutError) opts.warn?.(err.message);
       return undefined;
     }
   }
@@ -116,6 +115,8 @@ export class KeychainStore implements CredentialStore {
     try {
       return await withTimeout(p, KEYCHAIN_TIMEOUT_MS, `keychain ${what}`);
     } catch (err) {
+      const cause = (err as { cause?: unknown }).cause;
+      if (cause instanceof CliError) throw cause; // locked, interrupted, timed out: already one clear line
       throw new CliError(`keychain ${what} failed: ${(err as Error).message}`);
     }
   }
@@ -229,16 +230,30 @@ export class Credentials {
     readonly mode: StoreMode,
     private readonly configDir: string,
     private readonly env: NodeJS.ProcessEnv,
-    private readonly connectKeychain: (env: NodeJS.ProcessEnv) => Promise<KeychainStore | undefined> = (e) =>
-      KeychainStore.connect(e),
-    warn?: (message: string) => void,
+    connectKeychain?: (env: NodeJS.ProcessEnv) => Promise<KeychainStore | undefined>,
+    opts: { warn?: (message: string) => void; signal?: AbortSignal } = {},
   ) {
-    this.file = new FileStore(configDir, warn);
+    this.file = new FileStore(configDir, opts.warn);
+    this.warn = opts.warn;
+    this.connectKeychain =
+      connectKeychain ??
+      ((e) => KeychainStore.connect(e, { warn: (m) => (this.unreachable = m), signal: opts.signal }));
   }
 
-  keychain(): Promise<KeychainStore | undefined> {
+  private readonly warn?: (message: string) => void;
+  /** Why a keychain that exists could not be used (it did not answer), once known. */
+  private unreachable?: string;
+
+  private readonly connectKeychain: (env: NodeJS.ProcessEnv) => Promise<KeychainStore | undefined>;
+
+  /** The keychain, connected once; never asked at all with CSSCTL_CREDENTIAL_STORE=file. */
+  keychain(quiet = false): Promise<KeychainStore | undefined> {
     if (this.mode === 'file') return Promise.resolve(undefined);
-    this.keychainPromise ??= this.connectKeychain(this.env);
+    this.keychainPromise ??= this.connectKeychain(this.env).then((k) => {
+      if (!k && this.unreachable && !quiet)
+        this.warn?.(`${this.unreachable}; it is not used for this command`);
+      return k;
+    });
     return this.keychainPromise;
   }
 
@@ -299,21 +314,34 @@ export class Credentials {
     return { store: 'file', fallback };
   }
 
-  /** Removes the profile's tokens from every store that can be reached. */
+  /**
+   * Removes the profile's tokens from every store that can be reached (the keychain is not asked in `file`
+   * mode). A keychain that is locked or does not answer is reported after the file is cleared: the tokens
+   * it holds are still there, and saying "not logged in" would be a lie (cli-contract.md §6).
+   */
   async remove(profile: string): Promise<StoreKind[]> {
     const removed: StoreKind[] = [];
-    const k = this.mode === 'file' ? await this.connectKeychainQuietly() : await this.keychain();
-    if (k && (await k.delete(profile))) removed.push('keychain');
-    if (await this.file.delete(profile)) removed.push('file');
-    return removed;
-  }
-
-  /** Logout clears every store, even the keychain when the mode says file. */
-  private async connectKeychainQuietly(): Promise<KeychainStore | undefined> {
+    let keychainError: unknown;
     try {
-      return await this.connectKeychain(this.env);
-    } catch {
-      return undefined;
+      const k = await this.keychain(true);
+      if (k && (await k.delete(profile))) removed.push('keychain');
+      if (!k && this.unreachable) throw new KeychainTimeoutError(this.unreachable);
+    } catch (err) {
+      if (err instanceof InterruptedError) throw err;
+      keychainError = err;
     }
+    if (await this.file.delete(profile)) removed.push('file');
+    if (keychainError) {
+      const why = keychainError instanceof Error ? keychainError.message : String(keychainError);
+      const done = removed.length > 0 ? `; removed the copy in ${removed.join(' and ')}` : '';
+      throw new CliError(
+        `could not remove the tokens of profile ${profile} from the OS keychain: ${why}${done}`,
+        {
+          hint: (keychainError as CliError).hint ?? 'try again when the keychain answers',
+          cause: keychainError,
+        },
+      );
+    }
+    return removed;
   }
 }

@@ -21,7 +21,8 @@ import {
   parseStoreMode,
   type Tokens,
 } from '../../src/core/credentials.js';
-import { CliError, UsageError } from '../../src/core/errors.js';
+import { CliError, UsageError, exitCodeFor } from '../../src/core/errors.js';
+import { KeychainLockedError } from '../../src/core/keychain.js';
 
 const posix = process.platform !== 'win32';
 
@@ -318,27 +319,50 @@ describe('Credentials', () => {
     expect(await new FileStore(tmp).get('default')).toBeUndefined();
   });
 
-  it.each(['auto', 'file', 'keychain'] as const)(
-    'remove (%s) clears both stores and is idempotent',
-    async (m) => {
-      const kc = withKeychain();
-      kc.fake.data.set('cssctl/default', JSON.stringify(tokA));
-      kc.fake.data.set('cssctl/work', JSON.stringify(tokA));
-      await new FileStore(tmp).set('default', tokB);
-      const creds = new Credentials(m, tmp, {}, kc.connect);
-      expect((await creds.remove('default')).sort()).toStrictEqual(['file', 'keychain']);
-      expect(kc.fake.data.has('cssctl/default')).toBe(false);
-      expect(kc.fake.data.has('cssctl/work')).toBe(true);
-      expect(await new FileStore(tmp).get('default')).toBeUndefined();
-      expect(await creds.remove('default')).toStrictEqual([]);
-    },
-  );
+  it.each(['auto', 'keychain'] as const)('remove (%s) clears both stores and is idempotent', async (m) => {
+    const kc = withKeychain();
+    kc.fake.data.set('cssctl/default', JSON.stringify(tokA));
+    kc.fake.data.set('cssctl/work', JSON.stringify(tokA));
+    await new FileStore(tmp).set('default', tokB);
+    const creds = new Credentials(m, tmp, {}, kc.connect);
+    expect((await creds.remove('default')).sort()).toStrictEqual(['file', 'keychain']);
+    expect(kc.fake.data.has('cssctl/default')).toBe(false);
+    expect(kc.fake.data.has('cssctl/work')).toBe(true);
+    expect(await new FileStore(tmp).get('default')).toBeUndefined();
+    expect(await creds.remove('default')).toStrictEqual([]);
+  });
 
   it('remove with no keychain at all clears the file', async () => {
     await new FileStore(tmp).set('default', tokB);
     const creds = new Credentials('auto', tmp, {}, noKeychain);
     expect(await creds.remove('default')).toStrictEqual(['file']);
     expect(await creds.load('default')).toBeUndefined();
+  });
+
+  it('file mode: remove clears the file and never asks the keychain', async () => {
+    const kc = withKeychain();
+    kc.fake.data.set('cssctl/default', JSON.stringify(tokA));
+    await new FileStore(tmp).set('default', tokB);
+    const creds = new Credentials('file', tmp, {}, kc.connect);
+    expect(await creds.remove('default')).toStrictEqual(['file']);
+    expect(kc.connects()).toBe(0);
+    expect(kc.fake.calls).toStrictEqual([]);
+  });
+
+  it('a locked keychain: load says locked, remove clears the file then fails naming the keychain (exit 1)', async () => {
+    const fake = new FakeKeytar();
+    fake.getPassword = async () => Promise.reject(new KeychainLockedError());
+    fake.deletePassword = async () => Promise.reject(new KeychainLockedError());
+    await new FileStore(tmp).set('default', tokB);
+    const creds = new Credentials('auto', tmp, {}, withKeychain(fake).connect);
+    await expect(creds.load('default')).rejects.toThrow(/keychain is locked/);
+    const err = await creds.remove('default').catch((e: unknown) => e);
+    expect(exitCodeFor(err)).toBe(1);
+    expect((err as Error).message).toMatch(
+      /could not remove .* keychain: the OS keychain is locked; removed the copy in file/,
+    );
+    expect((err as CliError).hint).toMatch(/unlock/);
+    expect(await new FileStore(tmp).get('default')).toBeUndefined();
   });
 
   it('file mode remove survives a keychain that cannot be reached', async () => {
