@@ -266,6 +266,18 @@ export class Context {
     return new Promise((resolve) => resolve(this.settingsSync()));
   }
 
+  /** The valid base_url saved in the profile, whatever flag or env says; undefined when none. */
+  private profileBaseUrl(): string | undefined {
+    try {
+      const raw = this.configSync().profile(this.profileName).base_url;
+      return raw === undefined
+        ? undefined
+        : checkProfileValue('config.json', this.profileName, 'base_url', raw);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Whether errors should be printed as JSON: the resolved output, never throwing. */
   jsonErrors(): boolean {
     try {
@@ -308,6 +320,11 @@ export class Context {
             ),
           ),
         onSecret: (s) => this.io.addSecret(s),
+        baseUrl: () => this.settingsSync().baseUrl,
+        profileBaseUrl: () => {
+          const s = this.settingsSync();
+          return s.sources.base_url === 'profile' ? s.baseUrl : this.profileBaseUrl();
+        },
       }),
     );
     return this.sessionPromise;

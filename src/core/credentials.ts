@@ -12,6 +12,8 @@ export interface Tokens {
   token_type?: string;
   /** Epoch milliseconds at which the access token expires. */
   expires_at: number;
+  /** The base URL of the service that issued them: they are sent nowhere else (cli-contract.md §5). */
+  base_url?: string;
 }
 
 export type StoreKind = 'keychain' | 'file';
@@ -43,6 +45,7 @@ function parseTokens(text: string | null | undefined): Tokens | undefined {
       access_token: t.access_token,
       refresh_token: typeof t.refresh_token === 'string' ? t.refresh_token : undefined,
       token_type: typeof t.token_type === 'string' ? t.token_type : undefined,
+      ...(typeof t.base_url === 'string' && t.base_url ? { base_url: t.base_url } : {}),
       // A stored expiry past what a Date can hold (written by an older cssctl) must not break `auth status`.
       expires_at:
         typeof t.expires_at === 'number' && Number.isFinite(t.expires_at)

@@ -63,10 +63,18 @@ describe('refresh', () => {
     expect(received(w.sandbox, '/connections')).toHaveLength(0);
   });
 
-  it('several cssctl processes needing a refresh at once: one refresh, all succeed', async () => {
-    patchCreds(w, { expires_at: Date.now() - 1000 });
-    const runs = await Promise.all([1, 2, 3, 4].map(() => w.run(['connections', 'list', '--json'])));
+  it('ten cssctl processes needing a refresh at once: exactly one refresh, all succeed, nobody logged out', async () => {
+    const expired = await w.sandbox.issueAccessToken(w.cred().email, -10);
+    patchCreds(w, { access_token: expired, expires_at: Date.now() - 1000 });
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, () => w.run(['connections', 'list', '--json'], { timeoutMs: 60_000 })),
+    );
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    for (const r of runs) expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
+    // Still logged in, with the rotated tokens of the one refresh.
+    const after = await w.run(['auth', 'status', '--json']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(readCreds(w).access_token).not.toBe(expired);
     // Refresh tokens rotate and a reused one is refused: a second refresh would have failed a process.
     expect(received(w.sandbox, '/auth/refresh')).toHaveLength(1);
     expect(received(w.sandbox, '/connections').every((r) => r.status === 200)).toBe(true);

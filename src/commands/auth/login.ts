@@ -51,7 +51,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   } finally {
     spinner.stop();
   }
-  const tokens = tokensFrom(answer, ctx.clock.now());
+  const tokens = { ...tokensFrom(answer, ctx.clock.now()), base_url: baseUrl };
   io.addSecret(tokens.access_token);
   io.addSecret(tokens.refresh_token);
 

@@ -74,6 +74,7 @@ export function tokensFrom(res: TokenResponse, now: number, previous?: Tokens): 
         : previous?.refresh_token,
     token_type: res.token_type ?? previous?.token_type ?? 'bearer',
     expires_at: expiresAt,
+    ...(previous?.base_url ? { base_url: previous.base_url } : {}),
   };
 }
 
@@ -89,6 +90,10 @@ export interface SessionDeps {
   lock: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Told of every token that comes into play, so it can be redacted from output. */
   onSecret?: (value: string | undefined) => void;
+  /** The effective base URL of this command (flag, env, profile); may throw for an invalid one. */
+  baseUrl?: () => string | undefined;
+  /** The base URL saved in the profile: who issued tokens stored before they recorded it. */
+  profileBaseUrl?: () => string | undefined;
 }
 
 /**
@@ -115,10 +120,29 @@ export class Session {
       return { tokens: { access_token: this.deps.envToken, expires_at: exp ?? 0 }, source: 'env' };
     }
     if (!this.loaded) {
-      this.loaded = await this.deps.credentials.load(this.deps.profile);
+      const loaded = await this.deps.credentials.load(this.deps.profile);
+      if (loaded) this.checkIssuer(loaded.tokens);
+      this.loaded = loaded;
       this.remember(this.loaded?.tokens);
     }
     return this.loaded;
+  }
+
+  /**
+   * Tokens belong to the base URL that issued them (as gh scopes tokens per host): pointed elsewhere by a
+   * flag, the environment or an edited profile, this profile has no session there — no token is sent and
+   * nothing is refreshed or saved.
+   */
+  private checkIssuer(t: Tokens): void {
+    const issuer = t.base_url ?? safe(this.deps.profileBaseUrl);
+    const target = this.deps.baseUrl?.();
+    if (!issuer || !target || issuer === target) return;
+    throw new AuthError(
+      `not logged in to ${target} (profile "${this.deps.profile}" is logged in to ${issuer})`,
+      {
+        hint: `run cssctl login --base-url ${target}, or use another --profile`,
+      },
+    );
   }
 
   /** A token good for at least the refresh margin, refreshing first when needed. */
@@ -162,6 +186,7 @@ export class Session {
       // Re-read: another cssctl process may have refreshed while we waited for the lock.
       const fresh = await this.deps.credentials.load(this.deps.profile);
       if (!fresh) throw new AuthError('session expired, run cssctl login', { hint: '' });
+      this.checkIssuer(fresh.tokens);
       this.loaded = fresh;
       this.remember(fresh.tokens);
       if (!force && fresh.tokens.access_token !== stale && !this.expiresSoon(fresh.tokens))
@@ -199,5 +224,13 @@ export class Session {
   private remember(t: Tokens | undefined): void {
     this.deps.onSecret?.(t?.access_token);
     this.deps.onSecret?.(t?.refresh_token);
+  }
+}
+
+function safe(f: (() => string | undefined) | undefined): string | undefined {
+  try {
+    return f?.();
+  } catch {
+    return undefined;
   }
 }
