@@ -223,3 +223,43 @@ describe('read-only commands write nothing; cssctl chmods only what it created (
     },
   );
 });
+
+describe('CSSCTL_TOKEN and absurd expiries', () => {
+  it('a stray newline around CSSCTL_TOKEN is trimmed; another control character is exit 2, nothing sent', async () => {
+    const token = await w.sandbox.issueAccessToken(w.cred('acme').email, 600);
+    const env = { CSSCTL_BASE_URL: w.url, CSSCTL_WORKSPACE: 'acme', CSSCTL_CONFIG_DIR: join(w.dir, 'tok') };
+    const ok = await w.run(['connections', 'list', '--json'], {
+      env: { ...env, CSSCTL_TOKEN: `${token}\n` },
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    w.sandbox.clearRequests();
+    const bad = await w.run(['connections', 'list'], {
+      env: { ...env, CSSCTL_TOKEN: `${token}\nX-Evil: 1` },
+    });
+    expect(bad.code).toBe(2);
+    expect(errorLine(bad)).toMatch(/CSSCTL_TOKEN/);
+    expect(w.sandbox.requests).toHaveLength(0);
+  });
+
+  it('an absurd stored expires_at never breaks auth status', async () => {
+    const dir = join(w.dir, 'absurd');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: w.url } } }));
+    writeFileSync(
+      join(dir, 'credentials.json'),
+      JSON.stringify({
+        version: 1,
+        profiles: { default: { access_token: 'a', refresh_token: 'r', expires_at: 1e19 } },
+      }),
+      { mode: 0o600 },
+    );
+    const res = await w.run(['auth', 'status', '--json'], {
+      env: { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' },
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).not.toMatch(/Invalid time value/);
+    expect(() =>
+      new Date((JSON.parse(res.stdout) as { expires_at: string }).expires_at).toISOString(),
+    ).not.toThrow();
+  });
+});
