@@ -26,9 +26,14 @@ await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts' },
   outdir: 'dist',
+  // Read only under --verbose (bin/cssctl.js), so stack traces name the TypeScript sources.
+  sourcemap: 'linked',
+  sourcesContent: false,
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   minify: true,
+  // Functions and classes keep their names, so --verbose stack traces name them (not `e`, `t`).
+  keepNames: true,
 });
 await build({ ...common, entryPoints: { sandbox: 'test/sandbox/main.ts' }, outdir: 'dist' });
 // keytar in a child process cssctl can kill (src/core/keychain.ts).

@@ -175,7 +175,8 @@ export function reportError(io: IO, err: unknown, json: boolean): void {
   } else {
     const extras: string[] = [];
     if (api) {
-      extras.push(`HTTP ${api.status}`);
+      // A default detail ("service error (HTTP 502)") names the status already: once is enough.
+      if (!e.message.includes(`HTTP ${api.status}`)) extras.push(`HTTP ${api.status}`);
       if (api.code) extras.push(`code ${api.code}`);
       if (api.field) extras.push(`field ${api.field}`);
       if (api.requestId) extras.push(`request ${api.requestId}`);

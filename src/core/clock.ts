@@ -8,14 +8,28 @@ export interface Clock {
   random(): number;
 }
 
+/** Node's longest timer (2^31-1 ms, about 24.8 days); a longer one overflows and fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   random: () => Math.random(),
   sleep(ms, signal) {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new InterruptedError());
-      const timer = setTimeout(done, Math.max(0, ms));
+      // Longer waits are chained timers, never one overflowed timer (which would send a request early).
+      let left = Number.isNaN(ms) ? 0 : Math.max(0, ms);
+      let timer = arm();
+      function arm() {
+        const step = Math.min(left, MAX_TIMER_MS);
+        left -= step;
+        return setTimeout(done, step);
+      }
       function done() {
+        if (left > 0) {
+          timer = arm();
+          return;
+        }
         signal?.removeEventListener('abort', onAbort);
         resolve();
       }

@@ -16,6 +16,7 @@ import { Credentials, parseStoreMode } from './credentials.js';
 import { CliError, UsageError } from './errors.js';
 import { ApiClient } from './http/client.js';
 import { withLogging } from './http/log.js';
+import { createPlainSender, type PlainSend } from './http/plain.js';
 import { RateLimiter } from './http/ratelimit.js';
 import { withRetry } from './http/retry.js';
 import { Session, envToken, type TokenResponse } from './http/session.js';
@@ -221,6 +222,7 @@ export class Context {
   private sessionPromise?: Promise<Session>;
   private sendInstance?: Send;
   private apiPromise?: Promise<ApiClient>;
+  private plainPromise?: Promise<PlainSend>;
 
   constructor(init: ContextInit) {
     this.io = init.io;
@@ -375,6 +377,14 @@ export class Context {
         }),
     );
     return this.apiPromise;
+  }
+
+  /** For URLs that are not the service (webhook receivers): the same transport, no token or tenant. */
+  http(): Promise<PlainSend> {
+    this.plainPromise ??= this.settings().then((s) =>
+      createPlainSender({ timeoutMs: s.timeoutMs, log: (line) => this.io.debug(line), clock: this.clock }),
+    );
+    return this.plainPromise;
   }
 
   /** The API client for a login, whose base URL and workspace may come from the prompt. */

@@ -3,14 +3,32 @@ import { UsageError } from './errors.js';
 
 export const API_PREFIX = '/api/v1';
 
-/** Loopback hosts are the only ones that may be spoken to over plain HTTP. */
+/** The loopback hosts, as the messages name them. */
+export const LOOPBACK_HOSTS = 'localhost, 127.0.0.0/8 and [::1]';
+
+/**
+ * Loopback hosts are the only ones that may be spoken to over plain HTTP, and are never proxied.
+ * Exactly: `localhost`, 127.0.0.0/8 and ::1 (in any spelling) — nothing that merely ends in `::1`.
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const h = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   // Only the names the contract lists: `foo.localhost` may be sent to DNS by some resolvers.
   if (h === 'localhost') return true;
   if (isIP(h) === 4) return h.startsWith('127.');
-  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1';
+  if (isIP(h) === 6) return ipv6Words(h)?.every((w, i) => w === (i === 7 ? 1 : 0)) ?? false;
   return false;
+}
+
+/** The eight 16-bit words of a valid IPv6 address (`::` expanded), or undefined for a form not handled. */
+function ipv6Words(h: string): number[] | undefined {
+  if (h.includes('.') || h.includes('%')) return undefined; // embedded IPv4, zone ids: not loopback here
+  const [head = '', tail, extra] = h.split('::');
+  if (extra !== undefined) return undefined;
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((w) => parseInt(w, 16)));
+  const a = parse(head);
+  if (tail === undefined) return a.length === 8 ? a : undefined;
+  const b = parse(tail);
+  return [...a, ...Array<number>(8 - a.length - b.length).fill(0), ...b];
 }
 
 /**
@@ -36,7 +54,7 @@ export function normalizeBaseUrl(input: string): string {
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw new UsageError(
-      `refusing plain http:// for ${url.hostname}: use https:// (http is allowed only for localhost and 127.0.0.1)`,
+      `refusing plain http:// for ${url.hostname}: use https:// (http is allowed only for ${LOOPBACK_HOSTS})`,
     );
   }
   let path = url.pathname;

@@ -36,7 +36,7 @@ describe('https and HTTPS_PROXY', () => {
         '-subj',
         '/CN=localhost',
         '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        'subjectAltName=DNS:localhost,DNS:scanner.localhost,IP:127.0.0.1',
         '-keyout',
         key,
         '-out',
@@ -61,8 +61,9 @@ describe('https and HTTPS_PROXY', () => {
     proxy = createHttpServer();
     proxy.on('connect', (req, socket, head) => {
       tunnels.push(req.url!);
-      const [host, port] = req.url!.split(':');
-      const upstream = connect(Number(port), host === 'localhost' ? '127.0.0.1' : host!, () => {
+      // Every host of this test lives on 127.0.0.1: the name is never looked up in DNS.
+      const port = req.url!.split(':').pop();
+      const upstream = connect(Number(port), '127.0.0.1', () => {
         socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         upstream.write(head);
         upstream.pipe(socket);
@@ -108,13 +109,43 @@ describe('https and HTTPS_PROXY', () => {
     expect(line).toMatch(/NODE_EXTRA_CA_CERTS/);
   });
 
-  it('HTTPS_PROXY tunnels the https requests with CONNECT', async () => {
+  it('HTTPS_PROXY tunnels https requests to other hosts with CONNECT', async () => {
+    // Not loopback by name, so it goes through the proxy; the proxy takes it to 127.0.0.1.
+    const remote = `https://scanner.localhost:${new URL(base).port}`;
+    const env = {
+      NODE_EXTRA_CA_CERTS: cert,
+      HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    };
+    const c = w.cred();
+    const login = await w.run(
+      [
+        'login',
+        '--profile',
+        'remote',
+        '--base-url',
+        remote,
+        '-w',
+        'acme',
+        '--email',
+        c.email,
+        '--password-stdin',
+      ],
+      { env, input: `${c.password}\n` },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const res = await w.run(['connections', 'list', '--json', '--profile', 'remote'], { env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(tunnels).toContain(`scanner.localhost:${new URL(base).port}`);
+  });
+
+  it('never tunnels https to a loopback host through HTTPS_PROXY', async () => {
+    tunnels.length = 0;
     const env = {
       NODE_EXTRA_CA_CERTS: cert,
       HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     };
     const res = await w.run(['connections', 'list', '--json'], { env });
     expect(res.code, res.stderr).toBe(0);
-    expect(tunnels).toContain(`localhost:${new URL(base).port}`);
+    expect(tunnels).toEqual([]);
   });
 });

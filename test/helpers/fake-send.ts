@@ -1,3 +1,4 @@
+import { onTestFinished } from 'vitest';
 import type { HttpRequest, HttpResponse, Send } from '../../src/core/http/types.js';
 import type { FakeClock } from './fake-clock.js';
 
@@ -5,11 +6,20 @@ export type Reply = Partial<HttpResponse> | Error | ((req: HttpRequest) => Parti
 
 /**
  * A scripted transport: answers each request with the next reply, records what was sent and when.
- * Fails the test when more requests arrive than were scripted.
+ * Fails the test when more requests arrive than were scripted, and — like gh's httpmock Verify — when the
+ * test ends with replies never asked for (a stub that was never used means the code did not do what the
+ * test claims). Call it inside a test.
  */
 export function scripted(clock: FakeClock, replies: Reply[]) {
   const sent: { req: HttpRequest; at: number }[] = [];
   const queue = [...replies];
+  onTestFinished(({ task }) => {
+    // A test that already failed keeps its own message.
+    if (task.result?.state === 'fail' || queue.length === 0) return;
+    throw new Error(
+      `${queue.length} scripted ${queue.length === 1 ? 'reply was' : 'replies were'} never used (${sent.length} sent)`,
+    );
+  });
   const send: Send = async (req) => {
     sent.push({ req, at: clock.now() });
     let r = queue.shift();

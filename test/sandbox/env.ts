@@ -43,6 +43,10 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<SandboxOptions> 
     ['findingsPerWorkspace', int(env, 'SANDBOX_FINDINGS', 0, 1_000_000)],
     ['refreshOmit', refreshOmit(env.SANDBOX_REFRESH_OMIT)],
     ['seed', int(env, 'SANDBOX_SEED', 0, 2 ** 32 - 1)],
+    ['faultSeed', int(env, 'SANDBOX_FAULT_SEED', 0, 2 ** 32 - 1)],
+    ['webhookAttempts', int(env, 'SANDBOX_WEBHOOK_ATTEMPTS', 1, 100)],
+    ['webhookRetryMs', int(env, 'SANDBOX_WEBHOOK_RETRY_MS', 0)],
+    ['complianceThreshold', int(env, 'SANDBOX_COMPLIANCE_THRESHOLD', 0, 100)],
   ];
   const faults = env.SANDBOX_FAULTS?.trim();
   if (faults) {
@@ -60,7 +64,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<SandboxOptions> 
 
 export const ENV_HELP = `Environment: HOST, PORT (8787), SANDBOX_TOKEN_TTL, SANDBOX_RATE_LIMIT, SANDBOX_SCAN_RATE_LIMIT,
 SANDBOX_LOGIN_RATE_LIMIT, SANDBOX_RATE_WINDOW, SANDBOX_MAX_PAGE_SIZE, SANDBOX_SCAN_STEP_MS, SANDBOX_FINDINGS,
-SANDBOX_REFRESH_OMIT (refresh_token,expires_in), SANDBOX_SEED, SANDBOX_FAULTS (${FAULT_SYNTAX})`;
+SANDBOX_REFRESH_OMIT (refresh_token,expires_in), SANDBOX_SEED, SANDBOX_FAULT_SEED, SANDBOX_FAULTS (${FAULT_SYNTAX}),
+SANDBOX_WEBHOOK_ATTEMPTS (5), SANDBOX_WEBHOOK_RETRY_MS (1000, doubling), SANDBOX_COMPLIANCE_THRESHOLD (70)`;
 
 export function banner(url: string, credentials: readonly DemoCredential[], queuedFaults: number): string {
   const rows = [

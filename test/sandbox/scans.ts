@@ -13,7 +13,7 @@ import {
 } from './data.js';
 import { hashSeed, intBetween, mulberry32 } from './rng.js';
 import type { ScanStatus } from './types.js';
-import type { WebhookDispatcher } from './webhooks.js';
+import { ComplianceTracker, complianceScore, type WebhookDispatcher } from './webhooks.js';
 
 export interface ScanJson {
   scan_id: string;
@@ -61,11 +61,15 @@ export function scanJson(scan: Scan, now: number): ScanJson {
 
 export class ScanEngine {
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly compliance: ComplianceTracker;
 
   constructor(
     private readonly stepMs: number,
     private readonly webhooks: WebhookDispatcher,
-  ) {}
+    complianceThreshold = 70,
+  ) {
+    this.compliance = new ComplianceTracker(complianceThreshold);
+  }
 
   create(ws: Workspace, connection: Connection, now: number): Scan {
     const scan: Scan = {
@@ -131,10 +135,24 @@ export class ScanEngine {
     // Per the spec, scan.completed is sent on success or failure; scan.failed on failure only.
     this.webhooks.dispatch(ws.slug, ws.webhooks, 'scan.completed', summary);
     if (scan.willFail) this.webhooks.dispatch(ws.slug, ws.webhooks, 'scan.failed', summary);
+    if (!scan.willFail) {
+      const score = complianceScore(scan.risk_score);
+      const drop = this.compliance.record(ws.slug, score);
+      if (drop) {
+        this.webhooks.dispatch(ws.slug, ws.webhooks, 'compliance.score_dropped', {
+          score,
+          previous_score: drop.previous,
+          threshold: this.compliance.threshold,
+          scan_id: scan.scan_id,
+          connection_alias: scan.connection_alias,
+        });
+      }
+    }
   }
 
   clear(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    this.compliance.clear();
   }
 }

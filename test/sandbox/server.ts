@@ -31,6 +31,9 @@ export function defaultOptions(): SandboxOptions {
     faults: [],
     seed: 1,
     jwtSecret: randomBytes(32).toString('hex'),
+    webhookAttempts: 5,
+    webhookRetryMs: 1000,
+    complianceThreshold: 70,
   };
 }
 

@@ -14,8 +14,8 @@ export class SandboxState {
   readonly tokens: TokenService;
   readonly limiter: RateLimiter;
   readonly idempotency = new IdempotencyStore();
-  readonly faults = new FaultQueue();
-  readonly webhooks = new WebhookDispatcher();
+  readonly faults: FaultQueue;
+  readonly webhooks: WebhookDispatcher;
   readonly scans: ScanEngine;
   readonly requests: RecordedRequest[] = [];
 
@@ -24,7 +24,12 @@ export class SandboxState {
     this.tokenTtlSeconds = options.tokenTtlSeconds;
     this.tokens = new TokenService(options.jwtSecret);
     this.limiter = new RateLimiter(options.rateWindowSeconds * 1000);
-    this.scans = new ScanEngine(options.scanStepMs, this.webhooks);
+    this.faults = new FaultQueue(options.faultSeed ?? options.seed);
+    this.webhooks = new WebhookDispatcher({
+      attempts: options.webhookAttempts,
+      retryMs: options.webhookRetryMs,
+    });
+    this.scans = new ScanEngine(options.scanStepMs, this.webhooks, options.complianceThreshold);
     this.faults.add(...options.faults);
   }
 

@@ -22,9 +22,16 @@ export const PROVIDERS = ['aws', 'gcp', 'azure'] as const;
 /** Fields that SandboxOptions.refreshOmit can drop from the /auth/refresh answer. */
 export type RefreshField = 'refresh_token' | 'expires_in';
 
-/** Where a fault applies: the next `count` (default 1) requests whose method and path match. */
+/**
+ * Where a fault applies: the next `count` (default 1) requests whose method and path match — or, with
+ * `percent` or `every`, a share of them for as long as the sandbox runs (never used up).
+ */
 export interface FaultTarget {
   count?: number;
+  /** Recurring: each matching request has this chance in percent (seeded: see SandboxOptions.faultSeed). */
+  percent?: number;
+  /** Recurring: every Nth matching request (the Nth, the 2Nth, …). */
+  every?: number;
   /** Path prefix relative to /api/v1, e.g. '/connections'. Absent: every path. */
   path?: string;
   /** Upper-case HTTP method. Absent: every method. */
@@ -60,7 +67,14 @@ export interface SandboxOptions {
   refreshOmit: RefreshField[];
   faults: Fault[];
   seed: number;
+  /** Seed of the `percent` faults' dice, so a faulty run can be repeated exactly (default: `seed`). */
+  faultSeed?: number;
   jwtSecret: string;
+  /** Webhook delivery tries in all (the first included), and the wait before the second (doubling after). */
+  webhookAttempts: number;
+  webhookRetryMs: number;
+  /** compliance.score_dropped fires when a workspace's score (0–100) crosses below this. */
+  complianceThreshold: number;
 }
 
 export interface RecordedRequest {
@@ -99,8 +113,12 @@ export interface WebhookDelivery {
   /** The exact bytes sent (or that would have been sent). */
   body: string;
   signature: string;
-  /** 'skipped' when the URL is not loopback: the sandbox never talks to other hosts. */
+  /** 'skipped' when the URL is not loopback: the sandbox never talks to other hosts. 'pending' while
+   * tries remain; 'error' when every try failed (no answer, or not a 2xx). */
   outcome: 'pending' | 'delivered' | 'error' | 'skipped';
+  /** Tries made so far. */
+  attempts: number;
+  /** The last answer's status, and the last failure. */
   status?: number;
   error?: string;
 }

@@ -1,10 +1,14 @@
-// Webhook URL rules and signed deliveries. Deliveries go to loopback receivers only: the sandbox
-// must never reach out to the network, whatever URL a user registers.
-import { createHmac } from 'node:crypto';
+// Webhook URL rules, signed deliveries with retries, and the compliance score behind
+// compliance.score_dropped. Deliveries go to loopback receivers only: the sandbox must never reach out to
+// the network, whatever URL a user registers.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sign } from '../../src/core/webhook-signature.js';
 import type { Webhook } from './data.js';
 import type { EventType, WebhookDelivery } from './types.js';
 
 const DELIVERY_TIMEOUT_MS = 5_000;
+
+export { sign };
 
 /** `hostname` as URL gives it: 'localhost', '127.0.0.5', '[::1]'. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -27,15 +31,20 @@ export function webhookUrlProblem(raw: string): string | undefined {
   return 'url must use https';
 }
 
-export function sign(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+export interface DeliveryPolicy {
+  /** Tries in all, the first included (a 2xx ends them). */
+  attempts: number;
+  /** Wait before the second try; each later wait doubles. */
+  retryMs: number;
 }
 
 export class WebhookDispatcher {
   readonly deliveries: WebhookDelivery[] = [];
   private controller = new AbortController();
 
-  /** Fire-and-forget: one signed POST per subscribed webhook; failures are noted, never thrown. */
+  constructor(private readonly policy: DeliveryPolicy = { attempts: 1, retryMs: 0 }) {}
+
+  /** Fire-and-forget: one signed POST per subscribed webhook; failures are noted and retried, never thrown. */
   dispatch(workspace: string, hooks: readonly Webhook[], event: EventType, data: object): void {
     for (const hook of hooks) {
       if (!hook.events.includes(event)) continue;
@@ -47,41 +56,91 @@ export class WebhookDispatcher {
         body,
         signature: sign(hook.secret, body),
         outcome: 'pending',
+        attempts: 0,
       };
       this.deliveries.push(delivery);
       if (!isLoopbackHost(new URL(hook.url).hostname)) {
         delivery.outcome = 'skipped';
         continue;
       }
-      void this.send(delivery);
+      void this.send(delivery, this.controller.signal);
     }
   }
 
-  private async send(delivery: WebhookDelivery): Promise<void> {
-    try {
-      const res = await fetch(delivery.url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': 'cssctl-sandbox-webhooks/1',
-          'X-Service-Signature': delivery.signature,
-        },
-        body: delivery.body,
-        signal: AbortSignal.any([this.controller.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
-      });
-      await res.body?.cancel();
-      delivery.outcome = 'delivered';
-      delivery.status = res.status;
-    } catch (err) {
-      delivery.outcome = 'error';
-      delivery.error = err instanceof Error ? err.message : String(err);
+  /** The same bytes and signature on every try; waits retryMs, 2×, 4×… between tries. */
+  private async send(delivery: WebhookDelivery, stop: AbortSignal): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      delivery.attempts = attempt;
+      try {
+        const res = await fetch(delivery.url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': 'cssctl-sandbox-webhooks/1',
+            'X-Service-Signature': delivery.signature,
+          },
+          body: delivery.body,
+          signal: AbortSignal.any([stop, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
+        });
+        await res.body?.cancel();
+        delivery.status = res.status;
+        if (res.status >= 200 && res.status < 300) {
+          delivery.outcome = 'delivered';
+          delete delivery.error;
+          return;
+        }
+        delivery.error = `HTTP ${res.status}`;
+      } catch (err) {
+        delivery.error = err instanceof Error ? err.message : String(err);
+      }
+      if (stop.aborted || attempt >= this.policy.attempts) {
+        delivery.outcome = 'error';
+        return;
+      }
+      try {
+        await sleep(this.policy.retryMs * 2 ** (attempt - 1), undefined, { signal: stop, ref: false });
+      } catch {
+        delivery.outcome = 'error';
+        return;
+      }
     }
   }
 
-  /** Aborts deliveries in flight (on close or reset) and forgets the log. */
+  /** Aborts deliveries in flight and their retries (on close or reset) and forgets the log. */
   abortAll(): void {
     this.controller.abort();
     this.controller = new AbortController();
     this.deliveries.length = 0;
+  }
+}
+
+/** A completed scan's compliance score, 0–100 (one decimal): the risk score's 0–10 turned around. */
+export function complianceScore(riskScore: number): number {
+  return Math.round((100 - 10 * riskScore) * 10) / 10;
+}
+
+/**
+ * The compliance score of each workspace: 100 until its first completed run-time scan (the seeded history is
+ * not scored), then the score of its latest completed scan. A drop is reported when the score crosses from at
+ * or above the threshold to below it.
+ */
+export class ComplianceTracker {
+  private readonly scores = new Map<string, number>();
+
+  constructor(readonly threshold: number) {}
+
+  score(workspace: string): number {
+    return this.scores.get(workspace) ?? 100;
+  }
+
+  /** Records the new score; returns the previous one when this is a drop below the threshold. */
+  record(workspace: string, score: number): { previous: number } | undefined {
+    const previous = this.score(workspace);
+    this.scores.set(workspace, score);
+    return previous >= this.threshold && score < this.threshold ? { previous } : undefined;
+  }
+
+  clear(): void {
+    this.scores.clear();
   }
 }

@@ -330,3 +330,12 @@ describe('reportError', () => {
     expect(stderr.text).toBe('error: weird failure\n');
   });
 });
+
+describe('an error answer without a body', () => {
+  it.each([502, 500, 418])('names HTTP %i once, not twice', (status) => {
+    const { io, stderr } = makeIO();
+    reportError(io, ApiError.fromResponse(status, '', req), false);
+    expect(stderr.text.match(new RegExp(`HTTP ${status}`, 'g'))).toHaveLength(1);
+    expect(stderr.text).toMatch(status >= 500 ? /^error: service error \(HTTP \d+\)/ : /unexpected HTTP 418/);
+  });
+});

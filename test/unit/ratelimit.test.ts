@@ -1,6 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RateLimiter, bucketFor } from '../../src/core/http/ratelimit.js';
-import { RateLimitError, exitCodeFor } from '../../src/core/errors.js';
+import { CliError, RateLimitError, exitCodeFor } from '../../src/core/errors.js';
+import { fileExhaustedWindows } from '../../src/core/ratelimit-state.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { req, rl, scripted } from '../helpers/fake-send.js';
 
@@ -130,7 +134,7 @@ describe('rate limit layer', () => {
   it('bounds the total of several waits by --max-wait', async () => {
     const { clock, limiter } = setup(25);
     const r = () => ({ status: 429, headers: rl(0, Math.floor(clock.now() / 1000) + 10) });
-    const t = scripted(clock, [r, r, r, r, r]);
+    const t = scripted(clock, [r, r, r]); // waits of 10 s + 10 s, then the third would pass 25 s
     const err = await limiter
       .layer(
         t.send,
@@ -194,5 +198,201 @@ describe('exhausted windows shared between processes', () => {
     const t = scripted(clock, [{ status: 200 }]);
     await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send, scope)(req());
     expect(clock.sleeps).toEqual([]);
+  });
+});
+
+describe('rate-limit headers too far ahead to be right (more than a day)', () => {
+  function memoryShare(initial: Record<string, number> = {}) {
+    const data = { ...initial };
+    return { data, load: () => ({ ...data }), save: (k: string, v: number) => void (data[k] = v) };
+  }
+  const nowSec = (clock: FakeClock) => Math.floor(clock.now() / 1000);
+
+  it.each([
+    ['Reset 10^8 s ahead', (c: FakeClock) => nowSec(c) + 1e8],
+    ['a Reset in milliseconds', (c: FakeClock) => c.now() + 30_000],
+    ['a Reset one day and a minute ahead', (c: FakeClock) => nowSec(c) + 86_460],
+  ])('Remaining 0 with %s is neither remembered nor waited on by later requests', async (_name, reset) => {
+    const { clock } = setup();
+    const share = memoryShare();
+    const limiter = new RateLimiter({ clock, maxWaitMs: 300_000, shared: share });
+    const t = scripted(clock, [{ status: 200, headers: rl(0, reset(clock)) }, { status: 200 }]);
+    const send = limiter.layer(t.send, scope);
+    await send(req());
+    await send(req());
+    expect(share.data).toEqual({});
+    expect(clock.sleeps).toEqual([]);
+    expect(t.sent).toHaveLength(2);
+  });
+
+  it('a window of exactly one day is still believed', async () => {
+    const { clock } = setup();
+    const share = memoryShare();
+    const t = scripted(clock, [{ status: 200, headers: rl(0, nowSec(clock) + 86_400) }]);
+    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send, scope)(req());
+    expect(Object.values(share.data)).toEqual([(nowSec(clock) + 86_400) * 1000]);
+  });
+
+  it.each([
+    ['X-RateLimit-Reset', (c: FakeClock) => rl(0, nowSec(c) + 1e8)],
+    ['X-RateLimit-Reset', (c: FakeClock) => rl(0, c.now())],
+    ['Retry-After', () => ({ 'retry-after': '2600000' })],
+    ['Retry-After', () => ({ 'retry-after': '99999999999999999999999' })],
+    ['Retry-After', () => ({ 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' })],
+  ])(
+    'a 429 with an unusable %s is the service’s error at once (exit 1), not a wait and not a limit',
+    async (name, headers) => {
+      const { clock } = setup(1e9); // --max-wait of about 31 years: the bound is not --max-wait
+      const share = memoryShare();
+      const limiter = new RateLimiter({ clock, maxWaitMs: 1e12, shared: share });
+      const t = scripted(clock, [{ status: 429, headers: headers(clock) }]);
+      const err = await limiter
+        .layer(
+          t.send,
+          scope,
+        )(req())
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CliError);
+      expect(err).not.toBeInstanceOf(RateLimitError);
+      expect(exitCodeFor(err)).toBe(1);
+      expect((err as Error).message).toMatch(/HTTP 429/);
+      expect((err as Error).message).toContain(`unusable ${name}`);
+      expect(clock.sleeps).toEqual([]);
+      expect(share.data).toEqual({});
+      expect(t.sent).toHaveLength(1);
+    },
+  );
+
+  it('a remembered window further ahead than a day (left by an older cssctl) is ignored', async () => {
+    const { clock } = setup();
+    const key = `http://127.0.0.1:1 acme all`;
+    const t = scripted(clock, [{ status: 200 }]);
+    await new RateLimiter({
+      clock,
+      maxWaitMs: 300_000,
+      shared: memoryShare({ [key]: clock.now() + 1e11 }),
+    }).layer(
+      t.send,
+      scope,
+    )(req());
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('the file drops such entries (and passed ones) on reading and rewriting', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cssctl-rl-'));
+    try {
+      const now = Date.UTC(2026, 10, 22, 12);
+      const path = join(dir, 'ratelimit-state.json');
+      writeFileSync(
+        path,
+        JSON.stringify({ old: now - 1, huge: now + 1e11, ms: now * 1000, ok: now + 60_000 }),
+      );
+      const w = fileExhaustedWindows(dir, () => now);
+      expect(w.load()).toEqual({ ok: now + 60_000 });
+      w.save('next', now + 30_000);
+      expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ ok: now + 60_000, next: now + 30_000 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--max-wait names the remembered window when it came from an earlier process', async () => {
+    const { clock } = setup();
+    const t = scripted(clock, []);
+    const err = await new RateLimiter({
+      clock,
+      maxWaitMs: 10_000,
+      shared: memoryShare({ [`http://127.0.0.1:1 acme all`]: clock.now() + 3_600_000 }),
+    })
+      .layer(
+        t.send,
+        scope,
+      )(req())
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as Error).message).toMatch(/earlier cssctl process/);
+    expect((err as Error).message).toMatch(/ratelimit-state\.json/);
+    expect(t.sent).toHaveLength(0);
+  });
+});
+
+describe('the --max-wait message', () => {
+  it('names this wait when it alone passes the limit', async () => {
+    const { clock, limiter } = setup(10);
+    const t = scripted(clock, [{ status: 429, headers: { 'retry-after': '45' } }]);
+    const err = await limiter
+      .layer(
+        t.send,
+        scope,
+      )(req())
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe('rate limited: the service asks to wait 45s, past --max-wait 10s');
+  });
+
+  it('names the running total when it is the total that passes the limit', async () => {
+    const { clock, limiter } = setup(25);
+    const r = () => ({ status: 429, headers: { 'retry-after': '10' } });
+    const t = scripted(clock, [r, r, r]);
+    const err = await limiter
+      .layer(
+        t.send,
+        scope,
+      )(req())
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as Error).message).toMatch(/wait 10s, .*30s in all, past --max-wait 25s/);
+    expect(clock.totalSlept).toBe(20_000);
+  });
+});
+
+describe('mutations that used to survive', () => {
+  function memoryShare() {
+    const data: Record<string, number> = {};
+    return { data, load: () => ({ ...data }), save: (k: string, v: number) => void (data[k] = v) };
+  }
+
+  it('POST /scans also counts against the workspace limit: an exhausted workspace holds a scan creation', async () => {
+    const { clock, limiter } = setup();
+    const reset = Math.floor(clock.now() / 1000) + 30;
+    const t = scripted(clock, [
+      { status: 200, headers: rl(0, reset) }, // GET: the workspace's 120/min are spent
+      { status: 201, headers: rl(9, reset + 60, 10) },
+    ]);
+    const send = limiter.layer(t.send, scope);
+    await send(req());
+    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: 'scans-create' }));
+    expect(t.sent[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
+  });
+
+  it('a 429 is recorded as Remaining 0 whatever its Remaining header says', async () => {
+    const { clock } = setup();
+    const share = memoryShare();
+    const reset = Math.floor(clock.now() / 1000) + 20;
+    const t = scripted(clock, [{ status: 429, headers: rl(3, reset) }, { status: 200 }]);
+    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send, scope)(req());
+    expect(share.data).toEqual({ 'http://127.0.0.1:1 acme all': reset * 1000 });
+  });
+
+  it('takes the later of Reset and Retry-After: a Reset later than Retry-After wins', async () => {
+    const { clock, limiter } = setup();
+    const t = scripted(clock, [
+      { status: 429, headers: { ...rl(0, Math.floor(clock.now() / 1000) + 40), 'retry-after': '10' } },
+      { status: 200 },
+    ]);
+    await limiter.layer(t.send, scope)(req());
+    expect(t.sent[1]!.at - t.sent[0]!.at).toBeGreaterThanOrEqual(40_000);
+    expect(t.sent[1]!.at - t.sent[0]!.at).toBeLessThan(41_000);
+    expect(clock.sleeps).toHaveLength(1); // one wait, announced once with its true length
+  });
+
+  it('takes the later of the two even when the 429 carries Reset without Remaining', async () => {
+    const { clock, limiter } = setup();
+    const reset = String(Math.floor(clock.now() / 1000) + 40);
+    const t = scripted(clock, [
+      { status: 429, headers: { 'x-ratelimit-reset': reset, 'retry-after': '10' } },
+      { status: 200 },
+    ]);
+    await limiter.layer(t.send, scope)(req());
+    expect(t.sent[1]!.at).toBeGreaterThanOrEqual(Number(reset) * 1000);
   });
 });

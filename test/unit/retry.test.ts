@@ -74,6 +74,18 @@ describe('retry layer', () => {
     expect(t.sent.map((s) => s.req.attempt)).toEqual([1, 2]);
   });
 
+  it('the retry notice names the attempt about to be made: 2, then 3', async () => {
+    const clock = new FakeClock();
+    const notices: { attempt: number; waitMs: number; reason: string }[] = [];
+    const t = scripted(clock, [{ status: 502 }, new NetworkError('reset', 'reset'), { status: 200 }]);
+    await withRetry(t.send, { clock, onRetry: (i) => notices.push(i) })(req());
+    expect(notices.map((n) => n.attempt)).toEqual([2, 3]);
+    expect(notices[0]!.reason).toBe('the service answered HTTP 502');
+    expect(notices[1]!.reason).toBe('reset');
+    expect(notices.map((n) => n.waitMs)).toEqual(clock.sleeps);
+    expect(t.sent.map((s) => s.req.attempt)).toEqual([1, 2, 3]);
+  });
+
   it('stops waiting at once when interrupted', async () => {
     const clock = new FakeClock();
     const ac = new AbortController();

@@ -5,6 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import dns from 'node:dns';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CliError, InterruptedError, NetworkError } from '../../src/core/errors.js';
@@ -330,7 +331,7 @@ describe('proxy support', () => {
       const target = new URL(req.url ?? '');
       const upstream = httpRequest(
         {
-          host: target.hostname,
+          host: '127.0.0.1', // every test host lives here
           port: target.port,
           path: `${target.pathname}${target.search}`,
           method: req.method,
@@ -349,8 +350,8 @@ describe('proxy support', () => {
     });
     server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
       seen.push(`CONNECT ${req.url}`);
-      const [host, port] = (req.url ?? '').split(':');
-      const up = connect(Number(port), host, () => {
+      const port = (req.url ?? '').split(':').pop();
+      const up = connect(Number(port), '127.0.0.1', () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         up.write(head);
         up.pipe(client);
@@ -364,18 +365,34 @@ describe('proxy support', () => {
     return { port: (server.address() as AddressInfo).port, seen };
   }
 
-  it('sends requests through HTTP_PROXY', async () => {
+  // A name that is not loopback (so it may be proxied) yet resolves, in this process only, to 127.0.0.1:
+  // the proxy tests never look a name up in DNS and never leave the machine.
+  const REMOTE = 'scanner.localhost';
+  const looked: string[] = [];
+  let realLookup: typeof dns.lookup;
+  beforeAll(() => {
+    realLookup = dns.lookup;
+    const fake = (host: string, ...rest: unknown[]) => {
+      looked.push(host);
+      return (realLookup as (...a: unknown[]) => void)(host === REMOTE ? '127.0.0.1' : host, ...rest);
+    };
+    (dns as { lookup: unknown }).lookup = fake;
+  });
+  afterAll(() => {
+    (dns as { lookup: unknown }).lookup = realLookup;
+  });
+
+  it('sends requests to other hosts through HTTP_PROXY', async () => {
     const target = await startServer((req, res) => res.end(`via proxy, auth=${req.headers.authorization}`));
     const proxy = await startProxy();
     process.env.HTTP_PROXY = `http://127.0.0.1:${proxy.port}`;
     const send = createTransport({ timeoutMs: 2000 });
     const res = await send(
-      get(`${target.origin}/api/v1/connections`, { headers: { authorization: 'Bearer t' } }),
+      get(`http://${REMOTE}:${target.port}/api/v1/connections`, { headers: { authorization: 'Bearer t' } }),
     );
     expect(res.status).toBe(200);
     expect(res.body).toBe('via proxy, auth=Bearer t');
-    expect(proxy.seen).toHaveLength(1);
-    expect(proxy.seen[0]).toMatch(new RegExp(`${target.port}`));
+    expect(proxy.seen).toEqual([`GET http://${REMOTE}:${target.port}/api/v1/connections`]);
     expect(target.seen).toHaveLength(1);
   });
 
@@ -383,7 +400,7 @@ describe('proxy support', () => {
     const target = await startServer((_req, res) => res.end('ok'));
     const proxy = await startProxy();
     process.env.http_proxy = `http://127.0.0.1:${proxy.port}`;
-    const res = await createTransport({ timeoutMs: 2000 })(get(`${target.origin}/x`));
+    const res = await createTransport({ timeoutMs: 2000 })(get(`http://${REMOTE}:${target.port}/x`));
     expect(res.body).toBe('ok');
     expect(proxy.seen).toHaveLength(1);
   });
@@ -392,11 +409,59 @@ describe('proxy support', () => {
     const target = await startServer((_req, res) => res.end('direct'));
     const proxy = await startProxy();
     process.env.HTTP_PROXY = `http://127.0.0.1:${proxy.port}`;
-    process.env.NO_PROXY = '127.0.0.1';
-    const res = await createTransport({ timeoutMs: 2000 })(get(`${target.origin}/x`));
+    process.env.NO_PROXY = REMOTE;
+    looked.length = 0;
+    const res = await createTransport({ timeoutMs: 2000 })(get(`http://${REMOTE}:${target.port}/x`));
     expect(res.body).toBe('direct');
+    expect(looked).toContain(REMOTE);
     expect(proxy.seen).toHaveLength(0);
     expect(target.seen).toHaveLength(1);
+  });
+
+  it.each([
+    ['127.0.0.1', '127.0.0.1', 'HTTP_PROXY'],
+    ['127.0.0.2', '127.0.0.2', 'http_proxy'],
+    ['localhost', '127.0.0.1', 'HTTP_PROXY'],
+    ['[::1]', '::1', 'http_proxy'],
+  ])(
+    'never sends plain-http loopback traffic (%s, served on %s) through %s: the proxy would see the token',
+    async (host, listen, variable) => {
+      const seen: string[] = [];
+      const target = createServer((req, res) => {
+        seen.push(`${req.headers.authorization}`);
+        res.end('direct');
+      });
+      servers.push(target);
+      await new Promise<void>((resolve) => target.listen(0, listen, resolve));
+      const proxy = await startProxy();
+      process.env[variable] = `http://127.0.0.1:${proxy.port}`;
+      const port = (target.address() as AddressInfo).port;
+      const res = await createTransport({ timeoutMs: 2000 })(
+        get(`http://${host}:${port}/api/v1/auth/login`, { headers: { authorization: 'Bearer secret' } }),
+      );
+      expect(res.body).toBe('direct');
+      expect(proxy.seen).toEqual([]);
+      expect(seen).toEqual(['Bearer secret']);
+    },
+  );
+
+  it('never tunnels https to loopback through HTTPS_PROXY either', async () => {
+    const hellos: number[] = [];
+    const target = createServer();
+    // A TLS ClientHello arrives here directly; this server speaks no TLS, so the request then fails.
+    target.on('connection', (socket: Socket) => {
+      hellos.push(1);
+      socket.destroy();
+    });
+    servers.push(target);
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const proxy = await startProxy();
+    process.env.HTTPS_PROXY = `http://127.0.0.1:${proxy.port}`;
+    process.env.HTTP_PROXY = `http://127.0.0.1:${proxy.port}`;
+    const port = (target.address() as AddressInfo).port;
+    await failure(createTransport({ timeoutMs: 2000 })(get(`https://127.0.0.1:${port}/x`)));
+    expect(proxy.seen).toEqual([]);
+    expect(hellos.length).toBeGreaterThan(0);
   });
 
   it('without proxy variables the request goes direct', async () => {
@@ -410,8 +475,75 @@ describe('proxy support', () => {
   it('a proxy that refuses connections is reported as a NetworkError', async () => {
     const target = await startServer((_req, res) => res.end('direct'));
     process.env.HTTP_PROXY = `http://127.0.0.1:${await closedPort()}`;
-    const err = await failure(createTransport({ timeoutMs: 2000 })(get(`${target.origin}/x`)));
+    const err = await failure(createTransport({ timeoutMs: 2000 })(get(`http://${REMOTE}:${target.port}/x`)));
     expect(err).toBeInstanceOf(NetworkError);
     expect(target.seen).toHaveLength(0);
+  });
+});
+
+describe('answer size', () => {
+  it('refuses a streamed body past the cap with one clear error, and stops reading it', async () => {
+    const TOTAL = 256 * 1024 * 1024;
+    let written = 0;
+    let closed = false;
+    const srv = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const pump = () => {
+        while (written < TOTAL) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => (closed = true));
+      pump();
+    });
+    const err = await failure(
+      createTransport({ timeoutMs: 2000, maxBodyBytes: 1000 })(get(`${srv.origin}/big`)),
+    );
+    expect(err).toBeInstanceOf(CliError);
+    expect(err).not.toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toBe(
+      `the answer from 127.0.0.1:${srv.port} is larger than 1000 bytes; refusing to read it`,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(true);
+    expect(written).toBeLessThan(TOTAL); // socket buffers take a few MiB; the rest is never sent
+  });
+
+  it('refuses a declared Content-Length past the cap before reading the body', async () => {
+    const srv = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-length': String(100 * 1024 * 1024) });
+      res.write('{'); // and then nothing: reading on would hang until the timeout
+    });
+    const err = await failure(createTransport({ timeoutMs: 5000 })(get(`${srv.origin}/big`)));
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as Error).message).toMatch(/larger than 64 MiB; refusing to read it/);
+  });
+
+  it('reads a body of exactly the cap, multi-byte characters across chunks intact', async () => {
+    const text = '"é€😀"'.repeat(50);
+    const bytes = Buffer.from(text);
+    const srv = await startServer((_req, res) => {
+      res.writeHead(200);
+      for (let i = 0; i < bytes.length; i += 7) res.write(bytes.subarray(i, i + 7));
+      res.end();
+    });
+    const res = await createTransport({ timeoutMs: 2000, maxBodyBytes: bytes.length })(
+      get(`${srv.origin}/x`),
+    );
+    expect(res.body).toBe(text);
+  });
+});
+
+describe('TLS to a port that speaks plain HTTP', () => {
+  it('is one clear line saying so, not OpenSSL’s "wrong version number"', async () => {
+    const srv = await startServer((_req, res) => res.end('plain'));
+    const err = await failure(createTransport({ timeoutMs: 2000 })(get(`https://127.0.0.1:${srv.port}/x`)));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).message).toBe(`127.0.0.1:${srv.port} speaks plain HTTP, not HTTPS`);
+    expect((err as NetworkError).message).not.toMatch(/wrong version number|SSL routines/);
+    expect((err as NetworkError).hint).toMatch(/http:\/\//);
   });
 });

@@ -52,6 +52,8 @@ async function readInput(ctx: Context, input: string): Promise<unknown> {
       );
     }
   }
+  // A UTF-8 byte-order mark (Windows editors write one) is not part of the JSON.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   try {
     return JSON.parse(text);
   } catch {

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { RateLimitError } from '../errors.js';
+import { CliError, RateLimitError } from '../errors.js';
 import type { HttpRequest, HttpResponse, Send } from './types.js';
 
 interface BucketState {
@@ -7,7 +7,17 @@ interface BucketState {
   remaining: number;
   /** Epoch ms at which the window resets. */
   resetAt: number;
+  /** Seen in an answer to this process, or remembered from an earlier cssctl process. */
+  from: 'answer' | 'shared';
 }
+
+/**
+ * The furthest ahead a Reset or Retry-After may point and still be believed: one day. The service's windows
+ * are a minute long; a value further out (10^8 s, a Reset in milliseconds) is a broken header. It is never
+ * waited on nor remembered in ratelimit-state.json, and a remembered window is honoured only within it, so
+ * one bad answer cannot block later commands for longer than this.
+ */
+export const MAX_RESET_AHEAD_MS = 24 * 60 * 60 * 1000;
 
 export interface RateLimiterOptions {
   clock: Clock;
@@ -71,14 +81,16 @@ export class RateLimiter {
       this.sharedLoaded = true;
       const now = this.opts.clock.now();
       for (const [k, resetAt] of Object.entries(this.opts.shared.load())) {
-        if (resetAt > now && !this.buckets.has(k)) this.buckets.set(k, { remaining: 0, resetAt });
+        if (resetAt > now && resetAt - now <= MAX_RESET_AHEAD_MS && !this.buckets.has(k)) {
+          this.buckets.set(k, { remaining: 0, resetAt, from: 'shared' });
+        }
       }
     }
     for (const k of keys) {
       const b = this.buckets.get(k);
       if (!b || b.remaining > 0) continue;
       const waitMs = b.resetAt - this.opts.clock.now();
-      if (waitMs > 0) await this.spend(waitMs + this.jitter(), 'limit-reached', url, signal);
+      if (waitMs > 0) await this.spend(waitMs + this.jitter(), 'limit-reached', url, signal, b.from);
       // The window has turned over: let the next answer tell us what is left.
       this.buckets.delete(k);
     }
@@ -88,10 +100,13 @@ export class RateLimiter {
     const remaining = intHeader(res.headers['x-ratelimit-remaining']);
     const reset = intHeader(res.headers['x-ratelimit-reset']);
     if (remaining === undefined || reset === undefined) return;
-    const state = {
+    // A Reset past the bound is a broken header: not believed, not remembered (a 429 reports it, see below).
+    if (reset * 1000 - this.opts.clock.now() > MAX_RESET_AHEAD_MS) return;
+    const state: BucketState = {
       limit: intHeader(res.headers['x-ratelimit-limit']),
       remaining: res.status === 429 ? 0 : remaining,
       resetAt: reset * 1000,
+      from: 'answer',
     };
     this.buckets.set(key, state);
     if (state.remaining <= 0) this.opts.shared?.save(key, state.resetAt);
@@ -101,6 +116,18 @@ export class RateLimiter {
     const now = this.opts.clock.now();
     const reset = intHeader(res.headers['x-ratelimit-reset']);
     const retryAfter = parseRetryAfter(res.headers['retry-after'], now);
+    for (const [name, at] of [
+      ['X-RateLimit-Reset', reset === undefined ? undefined : reset * 1000],
+      ['Retry-After', retryAfter],
+    ] as const) {
+      if (at !== undefined && at - now > MAX_RESET_AHEAD_MS) {
+        const raw = res.headers[name.toLowerCase()] ?? '';
+        throw new CliError(
+          `the service answered HTTP 429 with an unusable ${name} (${clip(raw)}: ${describeAhead(at - now)} away, more than a day); not waiting on it`,
+          { hint: 'try again later; if it persists, the service is sending a broken rate-limit header' },
+        );
+      }
+    }
     let until: number | undefined;
     if (reset !== undefined) until = reset * 1000;
     if (retryAfter !== undefined) until = Math.max(until ?? 0, retryAfter);
@@ -119,11 +146,20 @@ export class RateLimiter {
     reason: 'limit-reached' | '429',
     url: string,
     signal?: AbortSignal,
+    from: 'answer' | 'shared' = 'answer',
   ): Promise<void> {
     if (this.waitedMs + waitMs > this.opts.maxWaitMs) {
       const secs = Math.ceil(waitMs / 1000);
+      const max = `--max-wait ${Number((this.opts.maxWaitMs / 1000).toFixed(3))}s`;
+      const source =
+        from === 'shared'
+          ? `a rate-limit window an earlier cssctl process saw exhausted (ratelimit-state.json) resets in ${secs}s`
+          : `the service asks to wait ${secs}s`;
+      // Say which passed the limit: this wait alone, or the running total of this command's waits.
       throw new RateLimitError(
-        `rate limited: the service asks to wait ${secs}s, past --max-wait ${Math.round(this.opts.maxWaitMs / 1000)}s`,
+        waitMs > this.opts.maxWaitMs || this.waitedMs === 0
+          ? `rate limited: ${source}, past ${max}`
+          : `rate limited: ${source}, which would bring this command's waiting to ${Math.ceil((this.waitedMs + waitMs) / 1000)}s in all, past ${max}`,
       );
     }
     this.opts.onWait?.({ waitMs, reason, url });
@@ -132,14 +168,27 @@ export class RateLimiter {
   }
 }
 
-function intHeader(v: string | undefined): number | undefined {
+/** An X-RateLimit-* value as a whole number; undefined when absent or not a finite number. */
+export function intHeader(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v.trim());
   return Number.isFinite(n) && v.trim() !== '' ? Math.floor(n) : undefined;
 }
 
+function clip(v: string): string {
+  const t = v.trim();
+  return t.length > 40 ? `${t.slice(0, 40)}…` : t;
+}
+
+function describeAhead(ms: number): string {
+  const days = ms / MAX_RESET_AHEAD_MS;
+  return days >= 365 * 2
+    ? `${Math.round(days / 365).toLocaleString('en-US')} years`
+    : `${Math.round(days)} days`;
+}
+
 /** Retry-After is either delta-seconds or an HTTP date; returns the epoch ms it points at. */
-function parseRetryAfter(v: string | undefined, now: number): number | undefined {
+export function parseRetryAfter(v: string | undefined, now: number): number | undefined {
   if (!v) return undefined;
   const s = v.trim();
   if (/^\d+$/.test(s)) return now + Number(s) * 1000;

@@ -1,13 +1,24 @@
 import type { Dispatcher } from 'undici';
 import { CliError, InterruptedError, NetworkError } from '../errors.js';
+import { isLoopbackHost } from '../url.js';
 import type { HttpRequest, HttpResponse, Send } from './types.js';
 
 export interface TransportOptions {
   timeoutMs: number;
-  /** Defaults to an agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
+  /**
+   * Defaults to an agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY — for every host but loopback,
+   * which is always reached directly (a proxy would see a plain-http bearer token and login password).
+   */
   dispatcher?: Dispatcher;
   maxRedirects?: number;
+  /** The largest answer body read; a larger one is refused, never read into memory whole. */
+  maxBodyBytes?: number;
+  /** false: a 3xx is the answer (webhook receivers are not followed elsewhere). Default true. */
+  followRedirects?: boolean;
 }
+
+/** cli-contract.md §5: an answer body larger than 64 MiB is refused (exit 1). */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -23,26 +34,34 @@ const TLS_TRUST = new Set([
 /** The bottom layer: one HTTP exchange over undici, with a per-request timeout and same-origin redirects. */
 export function createTransport(opts: TransportOptions): Send {
   const maxRedirects = opts.maxRedirects ?? 5;
+  const maxBodyBytes = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   // Node's timers overflow past 2^31-1 ms (a huge --timeout would otherwise fire at once).
   const timeoutMs = Math.min(opts.timeoutMs, 2_147_483_647);
   // undici is large: it is loaded on the first request, not at start-up (help, config, completion never pay).
-  let undici: Promise<{ request: UndiciRequest; dispatcher: Dispatcher }> | undefined;
+  let undici:
+    | Promise<{ request: UndiciRequest; dispatcher: Dispatcher; Agent: typeof import('undici').Agent }>
+    | undefined;
   const load = () =>
     (undici ??= import('undici').then((mod) => {
       // Bundled, undici (CommonJS) arrives as the default export; unbundled, as named exports.
       const u = (
         mod.EnvHttpProxyAgent ? mod : (mod as unknown as { default: typeof mod }).default
       ) as typeof mod;
-      return { request: u.request, dispatcher: opts.dispatcher ?? new u.EnvHttpProxyAgent() };
+      return { request: u.request, dispatcher: opts.dispatcher ?? new u.EnvHttpProxyAgent(), Agent: u.Agent };
     }));
+  let direct: Dispatcher | undefined;
 
   return async function send(req: HttpRequest): Promise<HttpResponse> {
-    const { request, dispatcher } = await load();
+    const { request, dispatcher: proxied, Agent } = await load();
     let current = req;
     for (let hop = 0; ; hop++) {
-      const res = await exchange(request, current, dispatcher, timeoutMs);
+      // Loopback never goes through a proxy (as curl and Go do), whatever HTTP(S)_PROXY and NO_PROXY say.
+      const dispatcher =
+        opts.dispatcher ??
+        (isLoopbackHost(new URL(current.url).hostname) ? (direct ??= new Agent()) : proxied);
+      const res = await exchange(request, current, dispatcher, timeoutMs, maxBodyBytes);
       const location = res.headers.location;
-      if (!REDIRECTS.has(res.status) || !location) return res;
+      if (!REDIRECTS.has(res.status) || !location || opts.followRedirects === false) return res;
       if (hop >= maxRedirects) throw new CliError(`too many redirects (more than ${maxRedirects})`);
       const next = new URL(location, current.url);
       if (next.origin !== new URL(current.url).origin) {
@@ -65,6 +84,7 @@ async function exchange(
   req: HttpRequest,
   dispatcher: Dispatcher,
   timeoutMs: number,
+  maxBodyBytes: number,
 ): Promise<HttpResponse> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
@@ -78,16 +98,44 @@ async function exchange(
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const body = await res.body.text();
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) {
       if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     }
+    const body = await readCapped(res.body, Number(headers['content-length']), maxBodyBytes, req);
     return { status: res.statusCode, headers, body };
   } catch (err) {
     if (req.signal?.aborted) throw new InterruptedError();
+    if (err instanceof CliError) throw err;
     throw toNetworkError(err, req, timeoutMs, timeout.aborted);
   }
+}
+
+/** Reads a body as UTF-8, refusing (and closing) one larger than `max` bytes, declared or streamed. */
+async function readCapped(
+  stream: AsyncIterable<Buffer> & { destroy(): unknown },
+  declared: number,
+  max: number,
+  req: HttpRequest,
+): Promise<string> {
+  const tooLarge = () => {
+    stream.destroy();
+    const mib = max / (1024 * 1024);
+    return new CliError(
+      `the answer from ${new URL(req.url).host} is larger than ${mib >= 1 ? `${mib} MiB` : `${max} bytes`}; refusing to read it`,
+      { hint: 'narrow the request (--limit, filters), or check --base-url' },
+    );
+  };
+  if (declared > max) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  // As undici's text(): UTF-8, a leading BOM dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks, size));
 }
 
 function toNetworkError(err: unknown, req: HttpRequest, timeoutMs: number, timedOut: boolean): NetworkError {
@@ -113,6 +161,13 @@ function toNetworkError(err: unknown, req: HttpRequest, timeoutMs: number, timed
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
     return new NetworkError(`connection to ${host} was reset`, 'reset', { cause: err });
+  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_HTTP_REQUEST') {
+    // OpenSSL's "wrong version number": the port answered in plain HTTP.
+    return new NetworkError(`${host} speaks plain HTTP, not HTTPS`, 'tls', {
+      cause: err,
+      hint: 'check the port; use http:// only for a loopback service (localhost, 127.0.0.0/8, [::1])',
+    });
   }
   if (TLS_TRUST.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('CERT_')) {
     const why = (e.message ?? code).split(';')[0];

@@ -3,7 +3,8 @@ export interface HttpRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  /** JSON text for the service; raw bytes where they must arrive untouched (a relayed webhook). */
+  body?: string | Uint8Array;
   signal?: AbortSignal;
   /** The rate-limit bucket this request counts against (see ratelimit.ts). */
   bucket: string;

@@ -1,0 +1,22 @@
+import type { Context } from '../../core/context.js';
+import type { Column } from '../../core/output.js';
+import { listWebhooks, type Webhook } from '../../api/webhooks.js';
+import { runList, type ListOptions } from '../shared/list.js';
+
+export const webhookColumns: Column<Webhook>[] = [
+  { header: 'ID', value: (w) => w.id, style: (t, _w, color) => color.bold(t) },
+  { header: 'URL', value: (w) => w.url },
+  { header: 'EVENTS', value: (w) => (Array.isArray(w.events) ? w.events.join(',') : w.events) },
+  { header: 'CREATED', value: (w) => w.created_at, optional: true },
+];
+
+/** Never shows a secret: listWebhooks drops one even if the service were to send it. */
+export async function list(ctx: Context, opts: ListOptions): Promise<void> {
+  const client = await ctx.api();
+  await runList(ctx, opts, {
+    noun: 'webhooks',
+    columns: webhookColumns,
+    fetch: (offset, limit) => listWebhooks(client, { limit, offset: offset || undefined }),
+    idOf: (w) => (w.id ?? w.url) as string | undefined,
+  });
+}

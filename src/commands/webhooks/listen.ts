@@ -1,0 +1,140 @@
+import type { Context } from '../../core/context.js';
+import { CliError, UsageError } from '../../core/errors.js';
+import { redactUrl } from '../../core/http/log.js';
+import { isLoopbackHost } from '../../core/url.js';
+import { SIGNATURE_HEADER } from '../../core/webhook-signature.js';
+import { clean, signingSecret, webhookUrl } from './common.js';
+import { startReceiver, type ForwardResult, type Receiver, type ReceiverOptions } from './receiver.js';
+import { deliveryLine } from './summary.js';
+
+export interface ListenOptions {
+  host: string;
+  port: string;
+  path: string;
+  forwardTo?: string;
+  printSecret?: boolean;
+  secretFile?: string;
+}
+
+export function parsePort(raw: string): number {
+  const t = raw.trim();
+  if (!/^\d{1,5}$/.test(t) || Number(t) > 65535) {
+    throw new UsageError(`invalid --port "${clean(raw)}": expected a whole number from 0 to 65535`);
+  }
+  return Number(t);
+}
+
+export function parsePath(raw: string): string {
+  if (!raw.startsWith('/') || /[\s?#]/.test(raw)) {
+    throw new UsageError(`invalid --path "${clean(raw)}": expected a path such as / or /webhooks`);
+  }
+  return raw;
+}
+
+function listenError(err: unknown, host: string, port: number): CliError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new CliError(`cannot listen on ${where}: the port is already in use`, {
+        hint: 'pick another with --port',
+      });
+    case 'EACCES':
+      return new CliError(`cannot listen on ${where}: permission denied`, {
+        hint: 'ports below 1024 need privileges; pick another with --port',
+      });
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new CliError(`cannot listen on ${where}: no such address on this machine`, {
+        hint: 'use --host 127.0.0.1',
+      });
+    default:
+      return new CliError(`cannot listen on ${where}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * A local receiver that verifies every delivery, prints the verified ones and, with --forward-to, relays them
+ * untouched. Runs until SIGINT/SIGTERM, then lets the delivery in flight finish.
+ */
+export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
+  const io = ctx.io;
+  // All input is checked, and the secret found, before anything listens: nothing is half-started.
+  const host = opts.host.trim().replace(/^\[(.*)\]$/, '$1');
+  if (!host) throw new UsageError('--host must not be empty');
+  const port = parsePort(opts.port);
+  const path = parsePath(opts.path);
+  const forwardTo = opts.forwardTo === undefined ? undefined : webhookUrl(opts.forwardTo, '--forward-to');
+  const { output, timeoutMs } = await ctx.settings();
+  if (output !== 'table' && output !== 'json' && output !== 'ndjson') {
+    throw new UsageError(`listen prints a line per event, or JSON with -o json or ndjson; not ${output}`);
+  }
+  const secret = await signingSecret(ctx, opts.secretFile);
+  if (opts.printSecret) {
+    io.out(`${secret}\n`);
+    return;
+  }
+  const send = forwardTo === undefined ? undefined : await ctx.http();
+  if (ctx.signal.aborted) return;
+
+  const json = output !== 'table';
+  const forward: ReceiverOptions['forward'] =
+    send && forwardTo
+      ? async (raw, headers): Promise<ForwardResult> => {
+          const res = await send({
+            method: 'POST',
+            url: forwardTo,
+            headers: { 'content-type': headers.contentType, [SIGNATURE_HEADER]: headers.signature },
+            body: raw,
+          });
+          return { status: res.status, body: res.body, contentType: res.headers['content-type'] };
+        }
+      : undefined;
+
+  let receiver: Receiver;
+  try {
+    receiver = await startReceiver({
+      host,
+      port,
+      path,
+      secret,
+      forward,
+      onVerified: ({ delivery, forwarded }) => {
+        if (!json) {
+          io.out(`${deliveryLine(delivery, forwarded)}\n`);
+          return;
+        }
+        io.out(`${JSON.stringify(delivery)}\n`);
+        if (forwarded) {
+          const event = clean(String(delivery.event));
+          io.notice(
+            'error' in forwarded
+              ? `${event} -> 502: ${clean(forwarded.error)}`
+              : `${event} -> ${forwarded.status}`,
+          );
+        }
+      },
+      onRejected: (r) => {
+        const target = clean(r.target.length > 80 ? `${r.target.slice(0, 79)}…` : r.target);
+        io.warn(`rejected ${clean(r.method)} ${target} from ${clean(r.remote)}: ${r.reason} (${r.status})`);
+      },
+    });
+  } catch (err) {
+    throw listenError(err, host, port);
+  }
+
+  if (!isLoopbackHost(host)) {
+    io.warn(`listening on ${clean(host)}, which other machines may reach (every delivery is still verified)`);
+  }
+  io.notice(
+    `Listening on ${receiver.url}${forwardTo ? `, forwarding to ${redactUrl(forwardTo)}` : ''} (Ctrl-C to stop)`,
+  );
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  // A forward in flight may take up to --timeout; a second Ctrl-C ends at once (cli.ts).
+  await receiver.close(timeoutMs + 1000);
+  io.notice('Stopped.');
+}

@@ -1,0 +1,46 @@
+import type { Context } from '../../core/context.js';
+import { ExitCode, ExitError } from '../../core/errors.js';
+import { redactUrl } from '../../core/http/log.js';
+import { SIGNATURE_HEADER, sign } from '../../core/webhook-signature.js';
+import { clean, parseEvent, signingSecret, webhookUrl } from './common.js';
+import { sampleDelivery } from './samples.js';
+
+export interface TriggerOptions {
+  url: string;
+  secretFile?: string;
+}
+
+/** Sends one correctly signed sample delivery and reports the receiver's answer; non-2xx is exit 1. */
+export async function trigger(ctx: Context, opts: TriggerOptions, args: string[]): Promise<void> {
+  const event = parseEvent(args[0] ?? '');
+  const url = webhookUrl(opts.url, '--url');
+  const secret = await signingSecret(ctx, opts.secretFile);
+  const { output, workspace } = await ctx.settings();
+  const send = await ctx.http();
+
+  const delivery = sampleDelivery(event, workspace ?? 'example', new Date(ctx.clock.now()));
+  const body = JSON.stringify(delivery);
+  const signature = sign(secret, body);
+  ctx.io.addSecret(signature);
+  const started = ctx.clock.now();
+  const res = await send({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+    body,
+    signal: ctx.signal,
+  });
+  const ms = ctx.clock.now() - started;
+  const ok = res.status >= 200 && res.status < 300;
+  const shownUrl = redactUrl(url);
+  if (output === 'json' || output === 'ndjson') {
+    const result = { event, url: shownUrl, status: res.status, ok, duration_ms: ms, delivery };
+    ctx.io.out(`${output === 'json' ? JSON.stringify(result, null, 2) : JSON.stringify(result)}\n`);
+  } else {
+    ctx.io.out(`${event} -> ${shownUrl}: HTTP ${res.status} (${ms} ms)\n`);
+  }
+  if (!ok) {
+    const said = clean(res.body.trim()).slice(0, 200);
+    throw new ExitError(`the receiver answered HTTP ${res.status}${said ? `: ${said}` : ''}`, ExitCode.error);
+  }
+}

@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import type { Context } from '../../core/context.js';
+import { ExitCode, ExitError, UsageError } from '../../core/errors.js';
+import { readAll } from '../../core/stdin.js';
+import { checkSignature, describeVerdict } from '../../core/webhook-signature.js';
+import { signingSecret } from './common.js';
+
+export interface VerifyOptions {
+  signature: string;
+  payloadFile?: string;
+  secretFile?: string;
+}
+
+const MAX_PAYLOAD = 64 * 1024 * 1024;
+
+/** The raw payload, byte for byte: a file, else standard input (which must not be a terminal). */
+async function readPayload(ctx: Context, file: string | undefined): Promise<Buffer> {
+  if (file !== undefined) {
+    try {
+      return await readFile(file);
+    } catch (err) {
+      throw new UsageError(
+        `cannot read --payload-file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
+    }
+  }
+  if (ctx.io.stdin.isTTY) {
+    throw new UsageError('no payload: pass --payload-file <path> or pipe the raw body on standard input');
+  }
+  return readAll(ctx.io.stdin, MAX_PAYLOAD, 'the payload on standard input');
+}
+
+/** Exit 0 when the signature is valid, 1 when it is not — whatever the header holds, nothing throws. */
+export async function verify(ctx: Context, opts: VerifyOptions): Promise<void> {
+  const secret = await signingSecret(ctx, opts.secretFile);
+  const payload = await readPayload(ctx, opts.payloadFile);
+  const { output } = await ctx.settings();
+  const verdict = checkSignature(secret, payload, opts.signature);
+  if (!verdict.valid) throw new ExitError(`invalid signature: ${describeVerdict(verdict)}`, ExitCode.error);
+  if (output === 'json' || output === 'ndjson') ctx.io.out(`${JSON.stringify({ valid: true })}\n`);
+  else ctx.io.notice(`${ctx.io.errColor.green('✓')} The signature is valid.`);
+}
