@@ -152,7 +152,10 @@ describe('each error class has its exit code', () => {
 
   it('connection refused is exit 1 with a clear message', async () => {
     const port = await closedPort();
-    const res = await w.run(['connections', 'list', '--base-url', `http://127.0.0.1:${port}`]);
+    // CSSCTL_TOKEN: the profile's own tokens are never sent to another base URL (they would be exit 3).
+    const res = await w.run(['connections', 'list', '--base-url', `http://127.0.0.1:${port}`], {
+      env: { CSSCTL_TOKEN: 'x.y.z' },
+    });
     expect(res.code).toBe(1);
     const line = errorLine(res);
     expect(line).toContain(`127.0.0.1:${port}`);
@@ -254,10 +257,11 @@ describe('error format', () => {
   it('no stack trace without --verbose; --verbose logs the exchange', async () => {
     const port = await closedPort();
     const args = ['connections', 'list', '--base-url', `http://127.0.0.1:${port}`];
-    const quiet = await w.run(args);
+    const env = { CSSCTL_TOKEN: 'x.y.z' }; // a stored token is never sent to another base URL
+    const quiet = await w.run(args, { env });
     expect(quiet.code).toBe(1);
     noStack(quiet);
-    const verbose = await w.run([...args, '--verbose']);
+    const verbose = await w.run([...args, '--verbose'], { env });
     expect(verbose.code).toBe(1);
     expect(verbose.stderr).toMatch(
       new RegExp(`^\\* GET http://127\\.0\\.0\\.1:${port}/api/v1/connections.* failed`, 'm'),
