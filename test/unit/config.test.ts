@@ -15,7 +15,9 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ConfigStore,
+  checkProfileValue,
   configDir,
+  type RawProfile,
   validateConfigValue,
   validateProfileName,
   validateWorkspace,
@@ -446,5 +448,56 @@ describe('validation', () => {
     usageError(() => validateConfigValue('base_url', 'http://example.com'));
     usageError(() => validateConfigValue('email', 'nope'));
     usageError(() => validateConfigValue('token', 'x'));
+  });
+});
+
+describe('hand-edited profiles (issue 9 #19)', () => {
+  const KEYS = ['base_url', 'workspace', 'email', 'output'] as const;
+
+  it('property: any JSON value for any key is a valid string or a UsageError naming config.json and the key', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...KEYS), fc.jsonValue(), (key, raw) => {
+        try {
+          expect(typeof checkProfileValue('/c/config.json', 'p', key, raw)).toBe('string');
+        } catch (err) {
+          expect(err).toBeInstanceOf(UsageError);
+          expect((err as Error).message).toContain('/c/config.json');
+          expect((err as Error).message).toContain(key);
+          expect((err as Error).message).not.toMatch(/is not a function|Cannot read/);
+        }
+      }),
+    );
+  });
+
+  it('property: with any profile, what config list reads never throws; each value throws only a UsageError', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...KEYS, 'other'), fc.jsonValue()), (profile) => {
+        const s = resolveSettings({}, {}, profile as RawProfile, 'p', { file: '/c/config.json' });
+        expect(Object.keys(s.sources).sort()).toEqual([...KEYS].sort());
+        void s.values;
+        for (const k of KEYS) void [s.problem(k), s.raw(k)];
+        expect(['table', 'json', 'ndjson', 'csv']).toContain(s.outputOr('table'));
+        for (const k of KEYS) {
+          try {
+            s.value(k);
+          } catch (err) {
+            expect(err).toBeInstanceOf(UsageError);
+            expect(s.problem(k)).toBe((err as Error).message);
+          }
+        }
+      }),
+    );
+  });
+
+  it('one bad value leaves the others readable', () => {
+    const s = resolveSettings({}, {}, { base_url: 42, workspace: 'acme', output: 'json' }, 'p', {
+      file: '/c/config.json',
+    });
+    expect(s.workspace).toBe('acme');
+    expect(s.output).toBe('json');
+    const err = usageError(() => s.baseUrl);
+    expect(err.message).toBe('/c/config.json: invalid base_url in profile "p": expected a string, found 42');
+    expect(s.values).toStrictEqual({ workspace: 'acme', output: 'json' });
+    expect(s.raw('base_url')).toBe(42);
   });
 });
