@@ -424,3 +424,32 @@ describe('hardening (issue 9)', () => {
     );
   });
 });
+
+describe('withFileLock', () => {
+  it('tells the caller once when it has to wait for another holder, not when the lock is free', async () => {
+    const waits: string[] = [];
+    await withFileLock(
+      dir,
+      'x',
+      async () => undefined,
+      (p) => waits.push(p),
+    );
+    expect(waits).toEqual([]);
+    let release!: () => void;
+    const held = withFileLock(dir, 'x', () => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 50));
+    const second = withFileLock(
+      dir,
+      'x',
+      async () => 'mine',
+      (p) => waits.push(p),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toContain(join(dir, 'locks'));
+    release();
+    await held;
+    expect(await second).toBe('mine');
+    expect(waits).toHaveLength(1);
+  });
+});
