@@ -19,7 +19,14 @@ export async function withFileLock<T>(
   const target = join(lockDir, `${name}.lock-target`);
   try {
     ensureDir(lockDir);
-    if (!existsSync(target)) writeFileSync(target, '', { mode: 0o600 });
+    // 'wx': created if missing, never written through an existing file or link.
+    if (!existsSync(target)) {
+      try {
+        writeFileSync(target, '', { mode: 0o600, flag: 'wx' });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
   } catch (err) {
     if (err instanceof CliError) throw err;
     throw new CliError(`could not create the lock ${target}: ${(err as Error).message.split('\n')[0]}`, {
