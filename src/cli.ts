@@ -3,6 +3,7 @@ import type { Clock } from './core/clock.js';
 import { Context, type GlobalOptions } from './core/context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, UsageError, exitCodeFor } from './core/errors.js';
 import { IO, type Streams } from './core/io.js';
+import { terminalText } from './core/terminal-text.js';
 import { registerCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 
@@ -85,7 +86,12 @@ export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Co
     .option('--profile <name>', 'saved profile to use (env: CSSCTL_PROFILE)')
     .option('--base-url <url>', 'service address (env: CSSCTL_BASE_URL)')
     .option('-w, --workspace <slug>', 'workspace slug, sent as X-Tenant-Slug (env: CSSCTL_WORKSPACE)')
-    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv, sarif'))
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github',
+      ),
+    )
     .option('--json', 'same as -o json')
     .option('--no-color', 'no ANSI colour (env: NO_COLOR)')
     .option('-q, --quiet', 'no spinners, notices or hints on stderr')
@@ -129,6 +135,7 @@ export async function main(opts: MainOptions): Promise<number> {
       globals: cmd.optsWithGlobals<GlobalOptions>(),
       signal,
       clock: opts.clock,
+      argv: opts.argv,
     }));
   // Errors follow the resolved output (a profile's saved `output: json` too), not only the argv.
   const jsonErrors = () => early.jsonErrors || (ctx?.jsonErrors() ?? false);
@@ -201,8 +208,7 @@ export function reportError(io: IO, err: unknown, json: boolean): void {
 }
 
 function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\r?\n/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return terminalText(text);
 }
 
 /** The executable's entry point (bin/cssctl.js). */
@@ -214,6 +220,14 @@ export async function run(): Promise<void> {
     if (interrupts > 1) process.exit(ExitCode.interrupted);
     controller.abort();
   };
+  // cssctl keeps these two signals to itself. when-exit (loaded with conf's atomic writes) re-raises the signal
+  // after its clean-up: the echo would count as a second Ctrl-C and force exit 130 before a command can stop
+  // cleanly (`webhooks listen` finishing a delivery, a resume hint). Its clean-up also runs on 'exit'.
+  process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== onSignal) {
+      queueMicrotask(() => process.removeListener(event, listener));
+    }
+  });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // `cssctl … | head`: a closed pipe is not an error worth a word.

@@ -202,6 +202,8 @@ export interface ContextInit {
   globals: GlobalOptions;
   signal: AbortSignal;
   clock?: Clock;
+  /** The command line as given (after `cssctl`), for the resume commands printed on Ctrl-C. */
+  argv?: string[];
 }
 
 /**
@@ -214,6 +216,7 @@ export class Context {
   readonly globals: GlobalOptions;
   readonly signal: AbortSignal;
   readonly clock: Clock;
+  readonly argv: readonly string[];
   readonly profileName: string;
   readonly configDir: string;
   private configStore?: ConfigStore;
@@ -230,6 +233,7 @@ export class Context {
     this.globals = init.globals;
     this.signal = init.signal;
     this.clock = init.clock ?? systemClock;
+    this.argv = init.argv ?? [];
     this.profileName = validateProfileName(init.globals.profile ?? (init.env.CSSCTL_PROFILE || 'default'));
     this.configDir = configDir(init.env);
   }

@@ -37,7 +37,8 @@ export async function list(ctx: Context): Promise<void> {
     return writeObject(ctx.io, output, obj);
   }
   await writeList(ctx.io, rows, {
-    format: output === 'sarif' ? 'table' : output,
+    // A saved report format (junit, github…) is for the findings commands: this list is a table then.
+    format: ['csv'].includes(output) ? output : 'table',
     noun: 'settings',
     columns: [
       { header: 'KEY', value: (r) => r.key },
