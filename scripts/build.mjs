@@ -1,19 +1,8 @@
 // Bundles the CLI (code-split so each verb loads only when run) and the sandbox service.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-
-/** See scripts/stubs/ajv.js: conf's schema validator, never used by cssctl, stays out of the bundle. */
-const withoutAjv = {
-  name: 'without-ajv',
-  setup(b) {
-    b.onResolve({ filter: /^ajv(-formats)?(\/|$)/ }, () => ({
-      path: fileURLToPath(new URL('./stubs/ajv.js', import.meta.url)),
-    }));
-  },
-};
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const common = {
@@ -36,7 +25,6 @@ const common = {
 await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts' },
-  plugins: [withoutAjv],
   outdir: 'dist',
   // Read only under --verbose (bin/cssctl.js), so stack traces name the TypeScript sources.
   sourcemap: 'linked',
@@ -48,3 +36,10 @@ await build({
   keepNames: true,
 });
 await build({ ...common, entryPoints: { sandbox: 'test/sandbox/main.ts' }, outdir: 'dist' });
+// keytar in a child process cssctl can kill (src/core/keychain.ts).
+await build({
+  ...common,
+  entryPoints: { 'keychain-worker': 'src/core/keychain-worker.ts' },
+  outdir: 'dist',
+  minify: true,
+});

@@ -22,16 +22,57 @@ export interface MainOptions {
  */
 function earlyFlags(argv: string[], env: NodeJS.ProcessEnv) {
   const args = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined);
-  const outIdx = args.findIndex((a) => a === '-o' || a === '--output');
-  const eqOut =
-    args.find((a) => a.startsWith('--output='))?.slice(9) ?? args.find((a) => /^-o\w/.test(a))?.slice(2);
-  const output = eqOut ?? (outIdx >= 0 ? args[outIdx + 1] : undefined);
+  let output: string | undefined;
+  let quiet = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-q' || a === '--quiet') quiet = true;
+    else if (a === '-o' || a === '--output') output = args[i + 1];
+    else if (a.startsWith('--output=')) output = a.slice(9);
+    else if (/^-[a-zA-Z]{2,}/.test(a)) {
+      // A cluster of short flags: `-qo json`, `-qojson`, `-ojson`.
+      for (let j = 1; j < a.length; j++) {
+        const c = a[j];
+        if (c === 'q') quiet = true;
+        else if (c === 'o') {
+          output = a.slice(j + 1) || args[i + 1];
+          break;
+        } else if (c === 'w') break; // -w takes the rest as its value
+      }
+    }
+  }
   return {
-    quiet: args.includes('-q') || args.includes('--quiet'),
+    quiet,
     verbose: args.includes('--verbose') || env.CSSCTL_DEBUG === '1',
     noColor: args.includes('--no-color'),
     jsonErrors: args.includes('--json') || output === 'json' || output === 'ndjson',
   };
+}
+
+/** Global options that take a value, so `cssctl --profile p help x` finds the `help` word. */
+const VALUE_OPTIONS = new Set([
+  '--profile',
+  '--base-url',
+  '-w',
+  '--workspace',
+  '-o',
+  '--output',
+  '--timeout',
+  '--max-wait',
+]);
+
+/** `cssctl help [command...]` is `cssctl [command...] --help`. */
+function helpAsFlag(argv: string[]): string[] {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return argv;
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    return a === 'help' ? [...argv.slice(0, i), ...argv.slice(i + 1), '--help'] : argv;
+  }
+  return argv;
 }
 
 export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Command {
@@ -86,19 +127,22 @@ export async function main(opts: MainOptions): Promise<number> {
     noColorFlag: early.noColor,
   });
   const signal = opts.signal ?? new AbortController().signal;
+  let ctx: Context | undefined;
   const makeContext = (cmd: Command) =>
-    new Context({
+    (ctx = new Context({
       io,
       env: opts.env,
       globals: cmd.optsWithGlobals<GlobalOptions>(),
       signal,
       clock: opts.clock,
       argv: opts.argv,
-    });
+    }));
+  // Errors follow the resolved output (a profile's saved `output: json` too), not only the argv.
+  const jsonErrors = () => early.jsonErrors || (ctx?.jsonErrors() ?? false);
 
   const program = buildProgram(io, makeContext);
   try {
-    await program.parseAsync(opts.argv, { from: 'user' });
+    await program.parseAsync(helpAsFlag(opts.argv), { from: 'user' });
     return ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -108,12 +152,12 @@ export async function main(opts: MainOptions): Promise<number> {
       reportError(
         io,
         new UsageError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')),
-        early.jsonErrors,
+        jsonErrors(),
       );
       return ExitCode.usage;
     }
     const failure = signal.aborted && !(err instanceof InterruptedError) ? new InterruptedError() : err;
-    reportError(io, failure, early.jsonErrors);
+    reportError(io, failure, jsonErrors());
     return exitCodeFor(failure);
   }
 }

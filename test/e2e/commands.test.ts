@@ -398,8 +398,9 @@ describe('global options and precedence', () => {
     const envOnly = await w.run(['connections', 'list', '--limit', '1'], {
       env: { CSSCTL_BASE_URL: closed },
     });
-    expect(envOnly.code).toBe(1);
-    expect(envOnly.stderr).toMatch(/127\.0\.0\.1:9/);
+    // The env beats the profile: the profile's tokens belong to w.url, so there is no session at :9.
+    expect(envOnly.code).toBe(3);
+    expect(envOnly.stderr).toMatch(/not logged in to http:\/\/127\.0\.0\.1:9/);
     const flag = await w.run(['connections', 'list', '--limit', '1', '--base-url', w.url], {
       env: { CSSCTL_BASE_URL: closed },
     });
@@ -599,7 +600,8 @@ describe('config', () => {
     [['unset', 'colour']],
   ])('config %j is exit 2 and changes nothing', async (args) => {
     const before = readFileSync(configFile(), 'utf8');
-    const res = await w.run(['config', ...args], { env: cfg });
+    // The profile saves `output: json` (above), so errors would be JSON: ask for text.
+    const res = await w.run(['config', ...args, '-o', 'table'], { env: cfg });
     expect(res.code).toBe(2);
     errorLine(res);
     noStack(res);
