@@ -10,6 +10,8 @@ export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type Profile = Partial<Record<ConfigKey, string>>;
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'sarif', 'junit', 'github'] as const;
+/** Report formats (cli-contract.md §3): offered by the findings and scan-report commands only, never a saved default. */
+export const REPORT_FORMATS: readonly string[] = ['sarif', 'junit', 'github'];
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** `$CSSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/cssctl`, else the platform's config folder. */
@@ -97,7 +99,8 @@ export function checkProfileValue(file: string, profile: string, key: ConfigKey,
   }
   try {
     const v = validateConfigValue(key, raw);
-    if (key === 'output' && v === 'sarif') throw new UsageError('sarif is for findings only');
+    if (key === 'output' && REPORT_FORMATS.includes(v))
+      throw new UsageError(`${v} is a report format for findings only`);
     return v;
   } catch (err) {
     throw invalidProfileValue(file, profile, key, (err as Error).message);

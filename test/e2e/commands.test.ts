@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World, errorLine, lines, received, type CliResult } from './harness.js';
@@ -534,6 +534,13 @@ describe('api', () => {
 describe('config', () => {
   const cfg = { CSSCTL_PROFILE: 'cfg' };
   const configFile = () => join(w.configDir, 'config.json');
+
+  it.each(['sarif', 'junit', 'github'])('refuses the report format %s as the saved default', async (fmt) => {
+    const res = await w.run(['config', 'set', 'output', fmt], { env: { CSSCTL_PROFILE: 'reportfmt' } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`${fmt} is a report format for findings only`);
+    expect(existsSync(configFile()) ? readFileSync(configFile(), 'utf8') : '').not.toContain('reportfmt');
+  });
 
   it('set, get, unset and list the active profile', async () => {
     expect((await w.run(['config', 'set', 'workspace', 'globex'], { env: cfg })).code).toBe(0);

@@ -1,5 +1,11 @@
 import type { Context } from '../../core/context.js';
-import { CONFIG_KEYS, isConfigKey, validateConfigValue, type ConfigKey } from '../../core/config.js';
+import {
+  CONFIG_KEYS,
+  REPORT_FORMATS,
+  isConfigKey,
+  validateConfigValue,
+  type ConfigKey,
+} from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { writeList, writeObject } from '../../core/output.js';
 
@@ -59,8 +65,8 @@ export async function get(ctx: Context, _opts: unknown, args: string[]): Promise
 export async function set(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
   const k = key(args[0]);
   let value = validateConfigValue(k, args[1] ?? '');
-  if (k === 'output' && value === 'sarif')
-    throw new UsageError('sarif is for findings only; it cannot be the default output');
+  if (k === 'output' && REPORT_FORMATS.includes(value))
+    throw new UsageError(`${value} is a report format for findings only; it cannot be the default output`);
   if (k === 'email') value = value.trim();
   (await ctx.config()).update(ctx.profileName, { [k]: value });
   ctx.io.notice(`Set ${k} to ${value} (profile ${ctx.profileName})`);
