@@ -4,6 +4,7 @@ import { Context, type GlobalOptions } from './core/context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, UsageError, exitCodeFor } from './core/errors.js';
 import { IO, type Streams } from './core/io.js';
 import { registerCommands } from './commands/index.js';
+import { registerCompletion } from './commands/completion/index.js';
 import { VERSION } from './version.js';
 
 export interface MainOptions {
@@ -33,7 +34,11 @@ function earlyFlags(argv: string[], env: NodeJS.ProcessEnv) {
   };
 }
 
-export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Command {
+export function buildProgram(
+  io: IO,
+  makeContext: (cmd: Command) => Context,
+  env: NodeJS.ProcessEnv = process.env,
+): Command {
   const program = new Command('cssctl')
     .description('Command-line client for the cloud security scanning service')
     .version(VERSION, '--version', 'print the version')
@@ -58,6 +63,7 @@ export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Co
   });
   program.exitOverride();
   registerCommands(program, makeContext);
+  registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {
     cmd.exitOverride();
@@ -89,7 +95,7 @@ export async function main(opts: MainOptions): Promise<number> {
       clock: opts.clock,
     });
 
-  const program = buildProgram(io, makeContext);
+  const program = buildProgram(io, makeContext, opts.env);
   try {
     await program.parseAsync(opts.argv, { from: 'user' });
     return ExitCode.ok;
