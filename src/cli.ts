@@ -3,6 +3,7 @@ import type { Clock } from './core/clock.js';
 import { Context, type GlobalOptions } from './core/context.js';
 import { ApiError, CliError, ExitCode, InterruptedError, UsageError, exitCodeFor } from './core/errors.js';
 import { IO, type Streams } from './core/io.js';
+import { terminalText } from './core/terminal-text.js';
 import { registerCommands } from './commands/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { VERSION } from './version.js';
@@ -49,7 +50,12 @@ export function buildProgram(
     .option('--profile <name>', 'saved profile to use (env: CSSCTL_PROFILE)')
     .option('--base-url <url>', 'service address (env: CSSCTL_BASE_URL)')
     .option('-w, --workspace <slug>', 'workspace slug, sent as X-Tenant-Slug (env: CSSCTL_WORKSPACE)')
-    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv, sarif'))
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github',
+      ),
+    )
     .option('--json', 'same as -o json')
     .option('--no-color', 'no ANSI colour (env: NO_COLOR)')
     .option('-q, --quiet', 'no spinners, notices or hints on stderr')
@@ -93,6 +99,7 @@ export async function main(opts: MainOptions): Promise<number> {
       globals: cmd.optsWithGlobals<GlobalOptions>(),
       signal,
       clock: opts.clock,
+      argv: opts.argv,
     });
 
   const program = buildProgram(io, makeContext, opts.env);
@@ -163,8 +170,7 @@ export function reportError(io: IO, err: unknown, json: boolean): void {
 }
 
 function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\r?\n/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return terminalText(text);
 }
 
 /** The executable's entry point (bin/cssctl.js). */

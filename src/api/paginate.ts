@@ -1,48 +1,86 @@
+import { createHash } from 'node:crypto';
+import { CliError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 
 export interface Page<T> {
   items: T[];
+  /** Absent when the service does not say (a bare array never does). */
   total?: number;
   limit?: number;
   offset?: number;
 }
 
+/** An answer that is neither a list nor a paginated object (cli-contract.md §2: an error, never an empty list). */
+export class NotAListError extends CliError {
+  constructor(what: string) {
+    super(`the service's answer is not a list (${what})`);
+  }
+}
+
+function describe(body: unknown): string {
+  if (body === undefined) return 'an empty body';
+  if (body === null) return 'null';
+  if (Array.isArray(body)) return 'an array';
+  if (typeof body === 'object') {
+    const arrays = Object.entries(body as object).filter(([, v]) => Array.isArray(v));
+    return arrays.length > 1
+      ? `an object with ${arrays.length} arrays: ${arrays.map(([k]) => k).join(', ')}`
+      : 'an object without an array of items';
+  }
+  return `a ${typeof body}`;
+}
+
 /**
  * Reads a list answer: either a bare array or the paginated object of service-api.md §4
- * (`{total, <resource>: [...], limit, offset}`). When the array is not under `key`, the one array field is used.
+ * (`{total, <resource>: [...], limit, offset}`). When the array is not under `key`, the one array field is
+ * used. Anything else (null, a string, a number, an empty body, an object with no array or with several) is
+ * a NotAListError.
  */
 export function readPage<T>(body: unknown, key: string): Page<T> {
-  if (Array.isArray(body)) return { items: body as T[], total: body.length };
+  if (Array.isArray(body)) return { items: body as T[] };
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
     let items = b[key];
     if (!Array.isArray(items)) {
       const arrays = Object.values(b).filter(Array.isArray);
-      items = arrays.length === 1 ? arrays[0] : [];
+      if (arrays.length !== 1) throw new NotAListError(describe(body));
+      items = arrays[0];
     }
     return {
       items: items as T[],
-      total: num(b.total),
-      limit: num(b.limit),
-      offset: num(b.offset),
+      total: count(b.total),
+      limit: count(b.limit),
+      offset: count(b.offset),
     };
   }
-  return { items: [] };
+  throw new NotAListError(describe(body));
 }
 
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+function count(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
 }
 
 export type FetchPage<T> = (offset: number, limit: number) => Promise<Page<T>>;
 
+/** An item's id for de-duplication; items that are not objects, or have none, have no id. */
+export function idOfObject(item: unknown, ...keys: string[]): string | undefined {
+  if (item === null || typeof item !== 'object') return undefined;
+  for (const k of keys.length > 0 ? keys : ['id']) {
+    const v = (item as Record<string, unknown>)[k];
+    if (typeof v === 'string' || typeof v === 'number') return String(v);
+  }
+  return undefined;
+}
+
 /**
- * `--all`: follows pages until `total` items are read, yielding as it goes so memory stays flat. Checks that
- * `total` holds steady and drops items whose id it has just printed (items shift between pages when the
- * collection changes under us; ids of the last two pages are kept, which bounds memory).
- * `position` is the offset to resume from, for the message printed on Ctrl-C.
+ * `--all`: follows pages, yielding as it goes so memory stays flat. With a `total`, until that many items are
+ * read; without one (a bare array, or an object that does not say), until a page comes back empty or brings
+ * nothing new — a short page may be the service's own cap, not the end. Checks that `total` holds steady,
+ * drops items whose id it has just printed (ids of the last two pages are kept, which bounds memory), and
+ * stops with a warning on a page it has already seen (a service that ignores `offset`).
+ * `position` is the offset of the next item not yet handed out: where a resumed run starts.
  */
-export class Paginator<T> {
+export class Paginator<T> implements AsyncIterable<T> {
   position: number;
   total?: number;
 
@@ -53,31 +91,57 @@ export class Paginator<T> {
       startOffset: number;
       idOf: (item: T) => string | undefined;
       io: IO;
+      /** What the list is called in warnings, e.g. "high findings". */
+      label?: string;
     },
   ) {
     this.position = opts.startOffset;
   }
 
+  private warn(text: string): void {
+    this.opts.io.warn(this.opts.label ? `${this.opts.label}: ${text}` : text);
+  }
+
+  private idOf(item: T): string | undefined {
+    return item !== null && typeof item === 'object' ? this.opts.idOf(item) : undefined;
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     let recent = new Set<string>();
     let previous = new Set<string>();
+    const seenPages = new Set<string>();
     let warnedTotal = false;
     let dropped = 0;
     for (;;) {
-      const page = await this.fetchPage(this.position, this.opts.pageSize);
+      const pageStart = this.position;
+      const page = await this.fetchPage(pageStart, this.opts.pageSize);
       if (page.total !== undefined) {
         if (this.total !== undefined && page.total !== this.total && !warnedTotal) {
-          this.opts.io.warn(
+          this.warn(
             `the total changed from ${this.total} to ${page.total} while paging; the list may be incomplete`,
           );
           warnedTotal = true;
         }
         this.total = page.total;
       }
-      if (page.items.length === 0) break;
+      if (page.items.length === 0) {
+        if (this.total !== undefined && pageStart < this.total)
+          this.warn(
+            `the service sent no items from offset ${pageStart} of ${this.total}; the list may be incomplete`,
+          );
+        break;
+      }
+      // A page identical to one already read: the service ignores offset; following it would loop forever.
+      const fingerprint = createHash('sha256').update(JSON.stringify(page.items)).digest('base64');
+      if (seenPages.has(fingerprint)) {
+        this.warn('the service sent a page already read (it may ignore offset); stopping');
+        break;
+      }
+      seenPages.add(fingerprint);
       let fresh = 0;
       for (const item of page.items) {
-        const id = this.opts.idOf(item);
+        const id = this.idOf(item);
+        this.position++;
         if (id !== undefined && (recent.has(id) || previous.has(id))) {
           dropped++;
           continue;
@@ -86,17 +150,17 @@ export class Paginator<T> {
         fresh++;
         yield item;
       }
-      this.position += page.items.length;
+      this.position = pageStart + page.items.length;
       if (fresh === 0) {
-        this.opts.io.warn('the service returned a page of items already printed; stopping');
+        this.warn('the service returned a page of items already printed; stopping');
         break;
       }
       previous = recent;
       recent = new Set();
       if (this.total !== undefined && this.position >= this.total) break;
-      if (this.total === undefined && page.items.length < this.opts.pageSize) break;
+      // More items than asked for: the service ignored `limit` and sent the whole list.
+      if (this.total === undefined && page.items.length > this.opts.pageSize) break;
     }
-    if (dropped > 0)
-      this.opts.io.warn(`dropped ${dropped} item(s) already printed (the list changed while paging)`);
+    if (dropped > 0) this.warn(`dropped ${dropped} item(s) already printed (the list changed while paging)`);
   }
 }

@@ -118,6 +118,8 @@ export interface ContextInit {
   globals: GlobalOptions;
   signal: AbortSignal;
   clock?: Clock;
+  /** The command line as given (after `cssctl`), for the resume commands printed on Ctrl-C. */
+  argv?: string[];
 }
 
 /**
@@ -130,6 +132,7 @@ export class Context {
   readonly globals: GlobalOptions;
   readonly signal: AbortSignal;
   readonly clock: Clock;
+  readonly argv: readonly string[];
   readonly profileName: string;
   readonly configDir: string;
   private configPromise?: Promise<ConfigStore>;
@@ -146,6 +149,7 @@ export class Context {
     this.globals = init.globals;
     this.signal = init.signal;
     this.clock = init.clock ?? systemClock;
+    this.argv = init.argv ?? [];
     this.profileName = validateProfileName(init.globals.profile ?? (init.env.CSSCTL_PROFILE || 'default'));
     this.configDir = configDir(init.env);
   }

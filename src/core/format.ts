@@ -18,6 +18,21 @@ export interface FormatterContext<T> {
   columns: Column<T>[];
   /** Plural noun for messages such as "No connections found." */
   noun: string;
+  /**
+   * What part of the list a single page showed, for the table's "Showing 1–50 of 1,234" hint (asked after
+   * the last item; undefined with `--all`).
+   */
+  page?: () => Promise<PageInfo | undefined>;
+  /** The `--fail-on` threshold, for report formats that mark failures (junit); undefined when not given. */
+  failOn?: string;
+}
+
+/** A single page of a longer list: it started at `offset` of `total` items. */
+export interface PageInfo {
+  offset: number;
+  total?: number;
+  /** The flag that shows the next page, e.g. `--offset 50`. */
+  next?: string;
 }
 
 /**

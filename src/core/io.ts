@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
+import { terminalText } from './terminal-text.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -76,18 +77,25 @@ export class IO {
     this.stdout.write(text);
   }
 
+  // Notices, hints, warnings and spinners may carry text from the service: it is made terminal-safe here.
+
   /** Progress and informational lines; silenced by --quiet. */
   notice(text: string): void {
-    if (!this.quiet) this.writeErr(text);
+    if (!this.quiet) this.writeErr(terminalText(text));
+  }
+
+  /** "✓ Created …"; silenced by --quiet. */
+  success(text: string): void {
+    if (!this.quiet) this.writeErr(`${this.errColor.green('✓')} ${terminalText(text)}`);
   }
 
   /** Hints such as "use --all"; silenced by --quiet. */
   hint(text: string): void {
-    if (!this.quiet) this.writeErr(this.errColor.dim(text));
+    if (!this.quiet) this.writeErr(this.errColor.dim(terminalText(text)));
   }
 
   warn(text: string): void {
-    this.writeErr(`${this.errColor.yellow('warning:')} ${text}`);
+    this.writeErr(`${this.errColor.yellow('warning:')} ${terminalText(text)}`);
   }
 
   debug(text: string): void {
@@ -102,10 +110,14 @@ export class IO {
   async spinner(text: string): Promise<Spinner> {
     if (!this.spinnersEnabled) return { update() {}, stop() {} };
     const { default: ora } = await import('ora');
-    const s = ora({ text: this.redact(text), stream: this.stderr, discardStdin: false }).start();
+    const s = ora({
+      text: this.redact(terminalText(text)),
+      stream: this.stderr,
+      discardStdin: false,
+    }).start();
     return {
       update: (t) => {
-        s.text = this.redact(t);
+        s.text = this.redact(terminalText(t));
       },
       stop: () => {
         s.stop();

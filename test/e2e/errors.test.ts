@@ -422,7 +422,9 @@ describe('Ctrl-C', () => {
     expect(errs).toHaveLength(1);
     const err = (JSON.parse(errs[0]!) as JsonError).error;
     expect(err.detail).toMatch(/^interrupted/);
-    expect(err.detail).toContain('--all --offset 2');
+    expect(err.detail).toBe(
+      'interrupted; resume with: cssctl connections list --all --limit 1 -o ndjson --offset 2',
+    );
 
     // The same in text form.
     w.sandbox.clearRequests();
@@ -435,7 +437,9 @@ describe('Ctrl-C', () => {
       requests: 3,
     });
     expect(text.code).toBe(130);
-    expect(lines(text.stderr)).toEqual(['error: interrupted; resume with --all --offset 2']);
+    expect(lines(text.stderr)).toEqual([
+      'error: interrupted; resume with: cssctl connections list --all --limit 1 --offset 2',
+    ]);
   });
 
   it('SIGINT during the back-off before a retry exits 130 at once', async () => {

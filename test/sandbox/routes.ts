@@ -177,12 +177,12 @@ function createScan(ctx: RouteContext, p: Principal): Result {
   check.done();
   const connection = p.workspace.connectionByAlias(alias ?? '');
   if (!connection) {
-    throw validationError([
-      {
-        field: 'connection_alias',
-        detail: `no connection with alias "${alias}" in workspace "${p.workspace.slug}"`,
-      },
-    ]);
+    throw new ApiError(
+      404,
+      'connection_not_found',
+      `no connection with alias "${alias}" in workspace "${p.workspace.slug}"`,
+      'connection_alias',
+    );
   }
   const scan = ctx.state.scans.create(p.workspace, connection, ctx.now);
   return { status: 201, body: scanJson(scan, ctx.now) };

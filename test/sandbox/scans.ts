@@ -1,4 +1,5 @@
-// Scan lifecycle: queued → running → completed | failed, one scanStepMs per step.
+// Scan lifecycle: queued → running → completed | failed, one scanStepMs per step. A connection whose alias
+// contains "fail" always fails; "clean" finds nothing; "nocrit" finds no critical (but at least one high).
 // The status is derived from the clock when read, so no timer is needed for it; a single unref'd
 // timer per scan only makes sure webhooks go out even when nobody polls.
 import {
@@ -112,7 +113,11 @@ export class ScanEngine {
     } else {
       // Seeded by the scan id, so the same scan always finds the same things.
       const rng = mulberry32(hashSeed(ws.seed, ws.slug, scan.scan_id));
-      const found = makeFindings(ws, scan, intBetween(rng, 10, 40), rng, new Date(scan.endMs).toISOString());
+      // Aliases pick what a scan finds: "clean" nothing at all, "nocrit" no critical finding (but a high one).
+      const alias = scan.connection_alias.toLowerCase();
+      const count = alias.includes('clean') ? 0 : intBetween(rng, 10, 40);
+      const found = makeFindings(ws, scan, count, rng, new Date(scan.endMs).toISOString());
+      if (alias.includes('nocrit')) for (const f of found) if (f.severity === 'critical') f.severity = 'high';
       ws.addFindings(found);
       scan.counts = countSeverities(found);
       scan.risk_score = riskScore(scan.counts);

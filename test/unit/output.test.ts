@@ -459,9 +459,9 @@ describe('writeObject', () => {
     expect(off.out).not.toContain(ESC);
   });
 
-  it('sarif: a UsageError', async () => {
-    const { io } = makeIO();
-    await expect(writeObject(io, 'sarif', obj)).rejects.toBeInstanceOf(UsageError);
+  it('a report format saved in the profile shows a record as a table (an -o flag is refused earlier)', async () => {
+    const { out } = await render('sarif' as OutputFormat);
+    expect(out).toBe((await render('table')).out);
   });
 });
 

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Paginator, readPage, type Page } from '../../src/api/paginate.js';
+import { NotAListError, Paginator, readPage, type Page } from '../../src/api/paginate.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { IO } from '../../src/core/io.js';
 
@@ -66,10 +66,10 @@ function paginator(
 }
 
 describe('readPage', () => {
-  it('reads a bare array', () => {
+  it('reads a bare array, which says nothing of a total (a page of it may be a server cap)', () => {
     const page = readPage<Item>([{ id: 'a' }, { id: 'b' }], 'connections');
     expect(page.items).toStrictEqual([{ id: 'a' }, { id: 'b' }]);
-    expect(page.total).toBe(2);
+    expect(page.total).toBeUndefined();
   });
 
   it('reads {total, findings, limit, offset}', () => {
@@ -88,11 +88,12 @@ describe('readPage', () => {
     expect(page.items).toStrictEqual([{ id: 's1' }]);
   });
 
-  it('gives no items when it cannot tell which array is meant, or there is none', () => {
-    expect(readPage({ a: [1], b: [2] }, 'findings').items).toStrictEqual([]);
-    expect(readPage({ total: 0 }, 'findings').items).toStrictEqual([]);
-    expect(readPage(null, 'findings').items).toStrictEqual([]);
-    expect(readPage('text', 'findings').items).toStrictEqual([]);
+  it('an answer that is not a list is an error, never an empty list (issue 9 #12)', () => {
+    for (const body of [{ a: [1], b: [2] }, { total: 0 }, null, 'hello', 42, undefined, true, {}]) {
+      expect(() => readPage(body, 'findings'), JSON.stringify(body)).toThrow(NotAListError);
+    }
+    expect(() => readPage({ a: [1], b: [2] }, 'findings')).toThrow(/2 arrays: a, b/);
+    expect(() => readPage(undefined, 'findings')).toThrow(/empty body/);
   });
 
   it('ignores non-numeric total/limit/offset', () => {
@@ -208,7 +209,7 @@ describe('Paginator', () => {
     const got = await collect(paginator(fetch, io, 3));
     expect(got).toStrictEqual(data.slice(0, 3));
     expect(calls).toHaveLength(2);
-    expect(stderr.lines.some((l) => /^warning: .*already printed/.test(l))).toBe(true);
+    expect(stderr.lines.some((l) => /^warning: .*already (printed|read)/.test(l))).toBe(true);
   });
 
   it('stops on an empty page even when total promises more', async () => {
@@ -219,7 +220,7 @@ describe('Paginator', () => {
     expect(calls).toHaveLength(3);
   });
 
-  it('without a total, stops after a short page', async () => {
+  it('without a total, goes on until an empty page: a short page may be the server cap (issue 9 #11)', async () => {
     const data = items(5);
     const calls: number[] = [];
     const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
@@ -228,7 +229,49 @@ describe('Paginator', () => {
     };
     const { io } = makeIO();
     expect(await collect(paginator(fetch, io, 2))).toStrictEqual(data);
-    expect(calls).toStrictEqual([0, 2, 4]);
+    expect(calls).toStrictEqual([0, 2, 4, 5]);
+  });
+
+  it('a bare array honouring limit/offset is followed past its first page (issue 9 #11)', async () => {
+    const data = items(25);
+    const calls: number[] = [];
+    // A server capped at 10 per page, whatever is asked, giving no total.
+    const fetch = async (offset: number): Promise<Page<Item>> => {
+      calls.push(offset);
+      return readPage<Item>(data.slice(offset, offset + 10), 'items');
+    };
+    const { io } = makeIO();
+    expect(await collect(paginator(fetch, io, 100))).toStrictEqual(data);
+    expect(calls).toStrictEqual([0, 10, 20, 25]);
+  });
+
+  it('a paginated object without total is not cut at the server cap (issue 9 #11)', async () => {
+    const data = items(250);
+    const fetch = async (offset: number, limit: number): Promise<Page<Item>> =>
+      readPage<Item>({ findings: data.slice(offset, offset + Math.min(limit, 100)) }, 'findings');
+    const { io } = makeIO();
+    expect(await collect(paginator(fetch, io, 1000))).toStrictEqual(data);
+  });
+
+  it('stops on a repeated page when the server ignores offset and gives no total and no ids (issue 9 #13)', async () => {
+    let calls = 0;
+    const fetch = async (): Promise<Page<unknown>> => {
+      if (++calls > 10) throw new Error('paginator does not stop');
+      return readPage([{ n: 1 }, { n: 2 }], 'items');
+    };
+    const { io, stderr } = makeIO();
+    const p = new Paginator<unknown>(fetch, { pageSize: 2, startOffset: 0, idOf: () => undefined, io });
+    expect(await collect(p)).toStrictEqual([{ n: 1 }, { n: 2 }]);
+    expect(calls).toBe(2);
+    expect(stderr.lines.join('\n')).toMatch(/^warning: .*page already read/m);
+  });
+
+  it('a null item in a list does not crash and is handed on (issue 9 #14)', async () => {
+    const fetch = async (offset: number): Promise<Page<Item | null>> =>
+      offset === 0 ? { items: [null, { id: 'a' }, null], total: 3 } : { items: [], total: 3 };
+    const { io } = makeIO();
+    const p = new Paginator<Item | null>(fetch, { pageSize: 3, startOffset: 0, idOf: (i) => i!.id, io });
+    expect(await collect(p)).toStrictEqual([null, { id: 'a' }, null]);
   });
 
   it('starts at startOffset', async () => {

@@ -848,12 +848,12 @@ describe('scans', () => {
     expect(done.total_findings).toBe(0);
   });
 
-  it('answers 422 for an unknown or missing connection_alias and 404 for an unknown scan', async () => {
+  it('answers 404 for an unknown connection_alias, 422 for a missing one and 404 for an unknown scan', async () => {
     const as = await session(sb);
     expectErrorShape(
       await as('POST', '/scans', { body: { connection_alias: 'nope' } }),
-      422,
-      'validation_error',
+      404,
+      'connection_not_found',
       'connection_alias',
     );
     expectErrorShape(await as('POST', '/scans', { body: {} }), 422, 'validation_error', 'connection_alias');

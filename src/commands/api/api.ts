@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { Context } from '../../core/context.js';
-import { CliError, InterruptedError, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { parseJson, type Query } from '../../core/http/client.js';
-import { writeList } from '../../core/output.js';
+import { chooseFormat, writeList, type ListSource } from '../../core/output/index.js';
 import { readAll } from '../../core/stdin.js';
 import { API_PREFIX } from '../../core/url.js';
-import { Paginator, readPage } from '../../api/paginate.js';
+import { NotAListError, Paginator, idOfObject, readPage, type FetchPage } from '../../api/paginate.js';
 import { parseFields } from '../shared/fields.js';
+import { ALL_PAGE_SIZE, withPageSizeFallback } from '../shared/list.js';
+import { shellQuote } from '../shared/resume.js';
+import { API_OFFER } from './index.js';
 
 export interface ApiOptions {
   method?: string;
@@ -79,38 +82,88 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
   else if (hasFields)
     for (const [k, v] of Object.entries(fields)) query[k] = typeof v === 'string' ? v : JSON.stringify(v);
 
+  const format = chooseFormat(await ctx.settings(), API_OFFER, 'api');
   const client = await ctx.api();
   if (!opts.paginate) {
     const res = await client.exchange({ method, path, query, body });
     if (res.body.trim() === '') return;
-    const parsed = parseJson<unknown>(res);
-    ctx.io.out(`${JSON.stringify(parsed, null, 2)}\n`);
+    printValue(ctx, format, parseJson<unknown>(res));
     return;
   }
 
-  // --paginate: every item of every page, as one JSON array.
+  // --paginate: every item of every page, as one JSON array (-o ndjson: one per line).
   const key = path.split('/').filter(Boolean).pop() ?? '';
-  const pager = new Paginator<unknown>(
-    async (offset, limit) => {
-      const page = await client.request<unknown>({ path, query: { ...query, limit, offset } });
-      if (!Array.isArray(page) && !(page && typeof page === 'object'))
-        throw new CliError('the answer is not a list');
-      return readPage<unknown>(page, key);
-    },
-    {
-      pageSize: Number(query.limit) || 100,
-      startOffset: Number(query.offset) || 0,
-      idOf: (item) =>
-        item && typeof item === 'object' && 'id' in item ? String((item as { id: unknown }).id) : undefined,
-      io: ctx.io,
-    },
-  );
-  try {
-    await writeList(ctx.io, pager, { format: 'json', columns: [], noun: 'items' });
-  } catch (err) {
-    if (err instanceof InterruptedError) {
-      throw new InterruptedError(`interrupted; resume with -f offset=${pager.position}`);
+  const startOffset = Number(query.offset) || 0;
+  const userLimit = Number(query.limit) || undefined;
+  let single: { value: unknown } | undefined;
+  let pages = 0;
+  const fetch: FetchPage<unknown> = async (offset, limit) => {
+    const answer = await client.request<unknown>({ path, query: { ...query, limit, offset } });
+    pages++;
+    try {
+      return readPage<unknown>(answer, key);
+    } catch (err) {
+      // The first answer is one object, not a list: it is printed as it is, as without --paginate.
+      if (pages === 1 && answer !== null && typeof answer === 'object' && err instanceof NotAListError) {
+        single = { value: answer };
+        return { items: [] };
+      }
+      throw err;
     }
-    throw err;
+  };
+  const pager = new Paginator<unknown>(withPageSizeFallback(fetch, userLimit), {
+    pageSize: userLimit ?? ALL_PAGE_SIZE,
+    startOffset,
+    idOf: (item) => idOfObject(item),
+    io: ctx.io,
+  });
+  const rawPath = args[0] ?? '';
+  // The first page decides whether this is a list at all; then the items stream.
+  const iterator = pager[Symbol.asyncIterator]();
+  const head = await iterator.next();
+  if (single) {
+    printValue(ctx, format, single.value);
+    return;
   }
+  const source: ListSource<unknown> = {
+    async *[Symbol.asyncIterator]() {
+      if (head.done) return;
+      yield head.value;
+      for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield r.value;
+    },
+    resume: () => apiResumeCommand(ctx.argv, rawPath, pager.position),
+  };
+  await writeList(ctx.io, source, { format, columns: [], noun: 'items', signal: ctx.signal });
+}
+
+function printValue(ctx: Context, format: string, value: unknown): void {
+  ctx.io.out(`${format === 'ndjson' ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * `cssctl api '<path>?…&offset=N' --paginate …`: the offset goes into the path's query (an `-f offset=N`
+ * would turn the request into a POST), replacing any offset given before, in the path or as a field.
+ */
+export function apiResumeCommand(argv: readonly string[], rawPath: string, offset: number): string {
+  const [pathPart, search = ''] = rawPath.split(/\?(.*)/s, 2) as [string, string?];
+  const params = new URLSearchParams(search);
+  params.set('offset', String(offset));
+  const newPath = `${pathPart}?${params.toString()}`;
+  const out: string[] = [];
+  let replaced = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if ((a === '-f' || a === '--field') && /^\s*offset\s*:?=/.test(argv[i + 1] ?? '')) {
+      i++;
+      continue;
+    }
+    if (/^(-f|--field=)\s*offset\s*:?=/.test(a)) continue;
+    if (!replaced && a === rawPath) {
+      out.push(newPath);
+      replaced = true;
+      continue;
+    }
+    out.push(a);
+  }
+  return ['cssctl', ...out].map(shellQuote).join(' ');
 }

@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
+import type { Offer } from '../../core/output/offer.js';
 import { collect, lazy, type MakeContext } from '../shared/action.js';
+
+/** `api` prints JSON: the answer as it is, or with --paginate the items as one array or one per line. */
+export const API_OFFER: Offer = { names: ['json', 'ndjson'], default: 'json' };
 
 export function registerApi(program: Command, ctx: MakeContext): void {
   program
@@ -15,5 +19,5 @@ export function registerApi(program: Command, ctx: MakeContext): void {
     )
     .option('--input <file>', "request body from a JSON file ('-' for stdin)")
     .option('--paginate', 'follow limit/offset pages and print every item as one array')
-    .action(lazy(ctx, async () => (await import('./api.js')).api));
+    .action(lazy(ctx, async () => (await import('./api.js')).api, API_OFFER));
 }

@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { writeObject } from '../../core/output.js';
+import { LIST_OFFER, chooseFormat, writeObject } from '../../core/output/index.js';
 import { createConnection } from '../../api/connections.js';
 import { parseFields } from '../shared/fields.js';
 
@@ -20,10 +20,15 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
     if (k in extra) throw new UsageError(`use --${k}, not --set ${k}=…`);
   }
   const client = await ctx.api();
-  const { output } = await ctx.settings();
+  const format = chooseFormat(await ctx.settings(), LIST_OFFER, 'connections create');
   const created = await createConnection(client, { alias, provider, ...extra });
-  ctx.io.notice(
-    `${ctx.io.errColor.green('✓')} Created connection ${created?.alias ?? alias} (${created?.provider ?? provider})`,
+  const record = created && typeof created === 'object' ? created : undefined;
+  ctx.io.success(
+    `Created connection ${textOf(record?.alias) ?? alias} (${textOf(record?.provider) ?? provider})`,
   );
-  await writeObject(ctx.io, output, (created ?? { alias, provider }) as Record<string, unknown>);
+  await writeObject(ctx.io, format, (record ?? { alias, provider }) as Record<string, unknown>);
+}
+
+function textOf(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
 }

@@ -1,7 +1,8 @@
 import type { Context } from '../../core/context.js';
 import { listConnections, type Connection } from '../../api/connections.js';
 import { runList, type ListOptions } from '../shared/list.js';
-import type { Column } from '../../core/output.js';
+import type { Column } from '../../core/format.js';
+import { idOfObject } from '../../api/paginate.js';
 
 export const connectionColumns: Column<Connection>[] = [
   { header: 'ALIAS', value: (c) => c.alias, style: (t, _c, color) => color.bold(t) },
@@ -15,8 +16,9 @@ export async function list(ctx: Context, opts: ListOptions): Promise<void> {
   const client = await ctx.api();
   await runList(ctx, opts, {
     noun: 'connections',
+    command: 'connections list',
     columns: connectionColumns,
     fetch: (offset, limit) => listConnections(client, { limit, offset: offset || undefined }),
-    idOf: (c) => (c.id ?? c.alias) as string | undefined,
+    idOf: (c) => idOfObject(c, 'id', 'alias'),
   });
 }

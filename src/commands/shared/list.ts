@@ -1,7 +1,17 @@
 import type { Context } from '../../core/context.js';
-import { InterruptedError } from '../../core/errors.js';
-import { writeList, type Column } from '../../core/output.js';
-import { Paginator, type FetchPage } from '../../api/paginate.js';
+import { ApiError } from '../../core/errors.js';
+import type { Formats, PageInfo } from '../../core/format.js';
+import {
+  LIST_OFFER,
+  chooseFormat,
+  standardFormats,
+  writeList,
+  type Column,
+  type ListSource,
+  type Offer,
+} from '../../core/output/index.js';
+import { Paginator, type FetchPage, type Page } from '../../api/paginate.js';
+import { resumeCommand } from './resume.js';
 
 export interface ListOptions {
   limit?: number;
@@ -12,51 +22,106 @@ export interface ListOptions {
 export interface ListSpec<T> {
   /** Plural noun for messages: "connections". */
   noun: string;
+  /** "connections list", for messages (default: "<noun> list"). */
+  command?: string;
   columns: Column<T>[];
   fetch: FetchPage<T>;
   idOf: (item: T) => string | undefined;
+  /** Formats beyond the standard four (findings: sarif…), and the offer they make up. */
+  formats?: Formats<T>;
+  offer?: Offer;
 }
 
-const ALL_PAGE_SIZE = 100;
+/**
+ * `--all` asks for pages this large; a service with a smaller cap answers fewer items per page (and says so
+ * in its `limit` echo), which the paginator copes with. A service that refuses the size gets ALL_FALLBACK.
+ */
+export const ALL_PAGE_SIZE = 1000;
+const ALL_FALLBACK = 100;
+
+/** The first page of `--all`, retried once at a common size if the service refuses the large one. */
+export function withPageSizeFallback<T>(fetch: FetchPage<T>, userLimit: number | undefined): FetchPage<T> {
+  let size = userLimit ?? ALL_PAGE_SIZE;
+  let first = true;
+  return async (offset) => {
+    try {
+      return await fetch(offset, size);
+    } catch (err) {
+      const refused =
+        err instanceof ApiError &&
+        (err.status === 400 || err.status === 422) &&
+        /limit/i.test(`${err.field ?? ''} ${err.detail}`);
+      if (!first || userLimit !== undefined || !refused) throw err;
+      size = ALL_FALLBACK;
+      return await fetch(offset, size);
+    } finally {
+      first = false;
+    }
+  };
+}
+
+/** One page as a list source: it knows where it started and of how many, for the table's hint. */
+export function singlePage<T>(
+  fetch: () => Promise<Page<T>>,
+  offset: number,
+  next?: (shown: number) => string,
+) {
+  let page: Page<T> | undefined;
+  const source: ListSource<T> = {
+    async *[Symbol.asyncIterator]() {
+      page = await fetch();
+      yield* page.items;
+    },
+    page: async (): Promise<PageInfo | undefined> =>
+      page && { offset, total: page.total, next: next?.(offset + page.items.length) },
+  };
+  return source;
+}
+
+/** `--all` from `offset` as a list source whose resume command carries the offset it stopped at. */
+export function allPages<T>(ctx: Context, spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>, opts: ListOptions) {
+  const pager = new Paginator<T>(withPageSizeFallback(spec.fetch, opts.limit), {
+    pageSize: opts.limit ?? ALL_PAGE_SIZE,
+    startOffset: opts.offset ?? 0,
+    idOf: spec.idOf,
+    io: ctx.io,
+  });
+  const source: ListSource<T> = {
+    [Symbol.asyncIterator]: () => pager[Symbol.asyncIterator](),
+    resume: () => resumeCommand(ctx.argv, [['--all'], ['--offset', String(pager.position)]]),
+  };
+  return source;
+}
 
 /**
  * Every list command: one page (with a hint when there are more), or `--all` streamed page by page.
- * On Ctrl-C during `--all`, says which --offset resumes where output stopped.
+ * On Ctrl-C during `--all`, prints the command that resumes where output stopped.
  */
 export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>): Promise<void> {
-  const { output } = await ctx.settings();
-  const io = ctx.io;
-  const offset = opts.offset ?? 0;
+  const format = chooseFormat(
+    await ctx.settings(),
+    spec.offer ?? LIST_OFFER,
+    spec.command ?? `${spec.noun} list`,
+  );
+  const out = {
+    format,
+    columns: spec.columns,
+    noun: spec.noun,
+    formats: { ...standardFormats<T>(), ...spec.formats },
+    signal: ctx.signal,
+  };
   if (opts.all) {
-    const pager = new Paginator<T>(spec.fetch, {
-      pageSize: opts.limit ?? ALL_PAGE_SIZE,
-      startOffset: offset,
-      idOf: spec.idOf,
-      io,
-    });
-    try {
-      await writeList(io, pager, { format: output, columns: spec.columns, noun: spec.noun });
-    } catch (err) {
-      if (err instanceof InterruptedError || ctx.signal.aborted) {
-        throw new InterruptedError(`interrupted; resume with --all --offset ${pager.position}`);
-      }
-      throw err;
-    }
+    await writeList(ctx.io, allPages(ctx, spec, opts), out);
     return;
   }
-  const spinner = await io.spinner(`Fetching ${spec.noun}…`);
-  let page;
-  try {
-    page = await spec.fetch(offset, opts.limit as number);
-  } finally {
-    spinner.stop();
-  }
-  await writeList(io, page.items, { format: output, columns: spec.columns, noun: spec.noun });
-  const shown = page.items.length;
-  if (output === 'table' && page.total !== undefined && offset + shown < page.total && shown > 0) {
-    const fmt = (n: number) => n.toLocaleString('en-US');
-    io.hint(
-      `Showing ${fmt(offset + 1)}–${fmt(offset + shown)} of ${fmt(page.total)} — use --all or --offset ${offset + shown}`,
-    );
-  }
+  const offset = opts.offset ?? 0;
+  const spinner = await ctx.io.spinner(`Fetching ${spec.noun}…`);
+  const source = singlePage(async () => {
+    try {
+      return await spec.fetch(offset, opts.limit as number);
+    } finally {
+      spinner.stop();
+    }
+  }, offset);
+  await writeList(ctx.io, source, out);
 }

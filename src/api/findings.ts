@@ -1,0 +1,57 @@
+import { CliError } from '../core/errors.js';
+import type { ApiClient } from '../core/http/client.js';
+import type { Finding, Scan } from './findings-types.js';
+import { readPage, type Page } from './paginate.js';
+
+/** GET /findings?limit&offset&severity, plus scan_id **(assumed)** as a filter (cli-contract.md §2). */
+export async function listFindings(
+  client: ApiClient,
+  q: { limit?: number; offset?: number; severity?: string; scanId?: string },
+): Promise<Page<Finding>> {
+  const body = await client.request<unknown>({
+    path: '/findings',
+    query: { limit: q.limit, offset: q.offset || undefined, severity: q.severity, scan_id: q.scanId },
+  });
+  return readPage<Finding>(body, 'findings');
+}
+
+/** A scan record, or a clear error: the rest of cssctl may rely on an object with a scan_id and a status. */
+export function readScan(body: unknown): Scan {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new CliError(
+      `the service's answer is not a scan (${body === undefined ? 'an empty body' : JSON.stringify(body).slice(0, 40)})`,
+    );
+  const s = body as Record<string, unknown>;
+  const id = s.scan_id ?? s.id;
+  if (typeof id !== 'string' && typeof id !== 'number')
+    throw new CliError("the service's answer is not a scan (no scan_id)");
+  return { ...s, scan_id: String(id), status: typeof s.status === 'string' ? s.status : 'unknown' } as Scan;
+}
+
+/** POST /scans **(assumed body `{connection_alias}`)**. */
+export async function createScan(client: ApiClient, connectionAlias: string): Promise<Scan> {
+  return readScan(
+    await client.request<unknown>({
+      method: 'POST',
+      path: '/scans',
+      body: { connection_alias: connectionAlias },
+    }),
+  );
+}
+
+/** GET /scans **(assumed, paginated like findings)**, optionally by status. */
+export async function listScans(
+  client: ApiClient,
+  q: { limit?: number; offset?: number; status?: string },
+): Promise<Page<Scan>> {
+  const body = await client.request<unknown>({
+    path: '/scans',
+    query: { limit: q.limit, offset: q.offset || undefined, status: q.status },
+  });
+  return readPage<Scan>(body, 'scans');
+}
+
+/** GET /scans/{scan_id} **(assumed)**. */
+export async function getScan(client: ApiClient, scanId: string): Promise<Scan> {
+  return readScan(await client.request<unknown>({ path: `/scans/${encodeURIComponent(scanId)}` }));
+}

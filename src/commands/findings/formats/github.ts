@@ -1,0 +1,78 @@
+// `-o github`: GitHub Actions workflow commands, one line per finding, most severe first (cli-contract.md §3):
+//   ::error title=<title>::<severity>: <resource> (finding <id>, connection <alias>)
+// critical and high → ::error, medium → ::warning, low, info and unknown severities → ::notice.
+//
+// Escaping is the runner's, as @actions/core writes it (checked against it in a test): in the message `%`, CR
+// and LF become %25, %0D, %0A; in a property value also `:` → %3A and `,` → %2C. Nothing else can be escaped
+// (the runner decodes only those), so other control characters, DEL, C1 and bidirectional overrides — which
+// would otherwise reach the job log, where ANSI sequences are interpreted — are shown as their JSON escape
+// (ESC becomes the six characters `\u001b`), as tables neutralise them.
+//
+// Lines are grouped in severity buckets (report.ts) to come out most severe first with flat memory.
+import type { Formatter, FormatterContext } from '../../../core/format.js';
+import type { Finding } from '../../../api/findings-types.js';
+import {
+  NonFindings,
+  OTHER,
+  SeverityBuckets,
+  neutraliseControls,
+  rankOf,
+  severityLabel,
+  text,
+  type ReportOptions,
+} from './report.js';
+
+export function escapeData(s: string): string {
+  return neutraliseControls(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+export function commandFor(rank: number): 'error' | 'warning' | 'notice' {
+  return rank <= 1 ? 'error' : rank === 2 ? 'warning' : 'notice';
+}
+
+/**
+ * One workflow command line (without its line end) as @actions/core's error()/warning()/notice() print it:
+ * a property with an empty value is left out, and no properties at all means no space after the command.
+ */
+export function formatCommand(
+  command: 'error' | 'warning' | 'notice',
+  message: string,
+  title?: string,
+): string {
+  const props = title ? ` title=${escapeProperty(title)}` : '';
+  return `::${command}${props}::${escapeData(message)}`;
+}
+
+/** The workflow command of one finding: its title as `title`, severity, resource and id in the message. */
+export function workflowCommand(f: Finding): string {
+  const title = text(f.title);
+  const resource = text(f.resource);
+  const id = text(f.id);
+  const conn = text(f.connection_alias);
+  const where = [...(id ? [`finding ${id}`] : []), ...(conn ? [`connection ${conn}`] : [])].join(', ');
+  const message = `${severityLabel(f)}: ${resource || title || 'finding'}${where ? ` (${where})` : ''}`;
+  return formatCommand(commandFor(rankOf(f)), message, title);
+}
+
+export function github(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
+  const buckets = new SeverityBuckets(options);
+  const skipped = new NonFindings('github');
+  return {
+    item(raw) {
+      const f = skipped.accept(raw);
+      if (f) buckets.add(rankOf(f), `${workflowCommand(f)}\n`);
+    },
+    end() {
+      try {
+        for (let b = 0; b <= OTHER; b++) for (const chunk of buckets.read(b)) ctx.write(chunk);
+        skipped.warn(ctx);
+      } finally {
+        buckets.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// `-o junit`: JUnit XML valid against Jenkins xUnit's junit-10.xsd (cli-contract.md §3, CI reports), which
+// GitLab, Jenkins, Azure DevOps and most CI systems read: one <testsuite> per severity, one <testcase> per
+// finding; the findings at or above --fail-on (every finding without it) carry a <failure>.
+//
+// A testsuite's counts are attributes of its start tag, so each suite must be complete before it is written,
+// and findings do not always arrive sorted by severity: test cases go into severity buckets (report.ts), which
+// spill to temporary files past a few MiB, and the document is written when the stream ends. Memory stays
+// flat whatever the number of findings.
+//
+// XML 1.0 cannot carry most C0 control characters (U+0000–U+0008, U+000B, U+000C, U+000E–U+001F), the
+// non-characters U+FFFE and U+FFFF, or unpaired surrogates — not even as character references. Each one is
+// replaced by its JSON escape as visible text (ESC becomes the six characters `\u001b`), so the report stays
+// valid and shows that something was there. Everything else survives: tab, CR and LF inside attributes, CR in
+// text, DEL and the C1 controls are written as character references so no parser normalises them away, and
+// `<`, `&`, `>` and quotes are escaped as XML requires.
+import type { Formatter, FormatterContext } from '../../../core/format.js';
+import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
+import {
+  OTHER,
+  SeverityBuckets,
+  failOnOf,
+  isFailure,
+  NonFindings,
+  rankOf,
+  severityLabel,
+  text,
+  visibleEscape,
+  type ReportOptions,
+} from './report.js';
+
+// eslint-disable-next-line no-control-regex
+const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff\ud800-\udfff]/gu;
+
+function charRef(c: string): string {
+  return `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`;
+}
+
+/** Character data: `<`, `&`, `>` escaped; CR, DEL and C1 as character references; invalid characters made visible. */
+export function xmlText(s: string): string {
+  return s
+    .replace(XML_INVALID, visibleEscape)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\r\u007f-\u009f]/g, charRef);
+}
+
+/** An attribute value in double quotes: as text, plus `"` and the whitespace a parser would normalise. */
+export function xmlAttr(s: string): string {
+  return xmlText(s)
+    .replace(/"/g, '&quot;')
+    .replace(/[\t\n]/g, charRef);
+}
+
+/** Bucket 0–4 are the five severities; 5 holds severities cssctl does not know. */
+const SUITE_NAMES = [...SEVERITIES, 'other'];
+
+/** The test case of one finding; `name` is unique within its classname because the finding id is in it. */
+function testcase(f: Finding, failed: boolean): string {
+  const sev = severityLabel(f);
+  const title = text(f.title) || '(untitled finding)';
+  const resource = text(f.resource);
+  const id = text(f.id);
+  const classname = text(f.connection_alias) || 'cssctl';
+  const name = `${title}${resource ? ` — ${resource}` : ''}${id ? ` [${id}]` : ''}`;
+  const details = [
+    `severity: ${sev}`,
+    `title: ${title}`,
+    ...(resource ? [`resource: ${resource}`] : []),
+    ...(id ? [`finding: ${id}`] : []),
+    ...(f.connection_alias !== undefined ? [`connection: ${text(f.connection_alias)}`] : []),
+    ...(f.scan_id !== undefined ? [`scan: ${text(f.scan_id)}`] : []),
+    ...(f.status !== undefined ? [`status: ${text(f.status)}`] : []),
+    ...(f.description !== undefined ? ['', text(f.description)] : []),
+    ...(f.remediation !== undefined ? ['', `remediation: ${text(f.remediation)}`] : []),
+  ].join('\n');
+  const body = failed
+    ? `<failure type="${xmlAttr(sev)}" message="${xmlAttr(`${sev}: ${title}${resource ? ` — ${resource}` : ''}`)}">${xmlText(details)}</failure>`
+    : `<system-out>${xmlText(details)}</system-out>`;
+  return `    <testcase name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="0">\n      ${body}\n    </testcase>\n`;
+}
+
+export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
+  const buckets = new SeverityBuckets(options);
+  const tests = new Array<number>(OTHER + 1).fill(0);
+  const failures = new Array<number>(OTHER + 1).fill(0);
+  const failOn = failOnOf(ctx, options);
+  const skipped = new NonFindings('junit');
+  return {
+    item(raw) {
+      const f = skipped.accept(raw);
+      if (!f) return;
+      const b = rankOf(f);
+      const failed = isFailure(f, failOn);
+      tests[b]!++;
+      if (failed) failures[b]!++;
+      buckets.add(b, testcase(f, failed));
+    },
+    end({ complete }) {
+      try {
+        const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
+        const name = complete ? 'cssctl findings' : 'cssctl findings (incomplete: interrupted)';
+        ctx.write(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${name}" tests="${sum(tests)}" failures="${sum(failures)}" errors="0" time="0">\n`,
+        );
+        for (let b = 0; b <= OTHER; b++) {
+          // The five severities always have a suite (an empty one says "none found"); "other" only when used.
+          if (b === OTHER && tests[b] === 0) continue;
+          ctx.write(
+            `  <testsuite name="${SUITE_NAMES[b]}" tests="${tests[b]}" failures="${failures[b]}" errors="0" skipped="0" time="0">\n`,
+          );
+          for (const chunk of buckets.read(b)) ctx.write(chunk);
+          ctx.write('  </testsuite>\n');
+        }
+        ctx.write('</testsuites>\n');
+        skipped.warn(ctx);
+      } finally {
+        buckets.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,252 @@
+// What the CI report formats (sarif, junit, github; cli-contract.md §3 "CI reports") share: their options,
+// severity handling, how text from the service is made safe, and the severity buckets that let them write
+// most severe first with flat memory whatever the number of findings.
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { Formatter, FormatterContext } from '../../../core/format.js';
+import { SEVERITIES, type Finding, type Severity } from '../../../api/findings-types.js';
+
+/** What a command knows that a report format may need beyond the item stream. */
+export interface ReportOptions {
+  /** The gate (`--fail-on`): junit marks findings at or above it as failures (every finding without it). */
+  failOn?: Severity;
+  /** SARIF results per run; GitHub code scanning takes at most 25,000. Lowered by tests. */
+  maxResults?: number;
+  /** SARIF rules per run (GitHub takes at most 25,000). Lowered by tests. */
+  maxRules?: number;
+  /** Bytes of report text kept in memory before the buckets spill to temporary files. Lowered by tests. */
+  spillBytes?: number;
+  /** Folder for the spill files (default: the OS temporary folder). */
+  tmpDir?: string;
+}
+
+/** A report format: a FormatterFactory that also takes the report options (optional, so it is both). */
+export type ReportFormatterFactory = (
+  ctx: FormatterContext<Finding>,
+  options?: ReportOptions,
+) => Formatter<Finding>;
+
+/**
+ * Items that are not findings (a `null` or a bare value in the service's list) are left out of a report; the
+ * formatter says on stderr at the end how many there were.
+ */
+export class NonFindings {
+  private n = 0;
+  constructor(private readonly format: string) {}
+
+  /** The item as a finding, or undefined (counted) when it is not an object. */
+  accept(item: unknown): Finding | undefined {
+    if (item !== null && typeof item === 'object' && !Array.isArray(item)) return item as Finding;
+    this.n++;
+    return undefined;
+  }
+
+  warn(ctx: FormatterContext<Finding>): void {
+    if (this.n > 0)
+      ctx.io.warn(
+        `${this.format}: left out ${this.n} item${this.n === 1 ? '' : 's'} that ${this.n === 1 ? 'is' : 'are'} not a finding`,
+      );
+  }
+}
+
+/** The five severities, then one bucket for anything else the service may send. */
+export const OTHER = SEVERITIES.length;
+
+/** 0 for critical … 4 for info, 5 (OTHER) for a severity cssctl does not know. */
+export function rankOf(f: Finding): number {
+  const i = SEVERITIES.indexOf(String(f.severity ?? '').toLowerCase() as Severity);
+  return i < 0 ? OTHER : i;
+}
+
+/** The finding's severity as shown in reports: one of the five, else the service's own word (or "unknown"). */
+export function severityLabel(f: Finding): string {
+  const r = rankOf(f);
+  if (r < OTHER) return SEVERITIES[r] as Severity;
+  const s = text(f.severity);
+  return s === '' ? 'unknown' : s;
+}
+
+/**
+ * The gate for a report: from the options, else from the formatter context (`FormatterContext.failOn`, the
+ * output layer's way of passing `--fail-on`). Already validated by the command; anything that is not one of
+ * the five severities counts as no gate.
+ */
+export function failOnOf(ctx: FormatterContext<Finding>, options: ReportOptions): Severity | undefined {
+  const raw = options.failOn ?? ctx.failOn;
+  const s = typeof raw === 'string' ? raw.toLowerCase() : '';
+  return (SEVERITIES as readonly string[]).includes(s) ? (s as Severity) : undefined;
+}
+
+/** At or above the gate; without a gate, every finding fails (cli-contract.md §3, junit). */
+export function isFailure(f: Finding, failOn: Severity | undefined): boolean {
+  if (failOn === undefined) return true;
+  return rankOf(f) <= SEVERITIES.indexOf(failOn);
+}
+
+/** A field as text: strings as they are, numbers and booleans printed, anything else as JSON. */
+export function text(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v) ?? '';
+}
+
+/** The check a finding belongs to: the service's `rule_id` or `check_id` when it gives one. */
+export function checkIdOf(f: Finding): string | undefined {
+  const id = text(f.rule_id).trim() || text(f.check_id).trim();
+  return id === '' ? undefined : id;
+}
+
+/** A character that cannot or should not be carried as it is, shown as its JSON escape: ESC → `\u001b`. */
+export function visibleEscape(c: string): string {
+  return c
+    .split('')
+    .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .join('');
+}
+
+/**
+ * Text that must not drive a terminal or a log viewer: C0 controls other than tab, CR and LF, DEL, C1
+ * controls and the bidirectional overrides and isolates (as cli-contract.md §3 asks of tables).
+ */
+export const TERMINAL_UNSAFE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+export function neutraliseControls(s: string): string {
+  return s.replace(TERMINAL_UNSAFE, visibleEscape);
+}
+
+/**
+ * Service text inside Markdown (SARIF help, the step summary): every ASCII punctuation character a renderer
+ * may act on is backslash-escaped (CommonMark allows it before any of them), `&` becomes `&amp;`, so text
+ * never turns into links, emphasis, HTML or table cells.
+ */
+export function markdownText(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => (c === '&' ? '&amp;' : `\\${c}`));
+}
+
+const DEFAULT_SPILL_BYTES = 4 * 1024 * 1024;
+const CHUNK = 64 * 1024;
+// Read back in pieces small enough to stay out of V8's large-object space (collected only by full GCs).
+const READ_CHUNK = 32 * 1024;
+
+/**
+ * Report text grouped by severity bucket (0 critical … 5 other), given in any order and read back most severe
+ * first. Reports need this because findings do not always arrive sorted (`scans wait -o junit` reads the
+ * scan's findings in the service's id order), and a JUnit testsuite's counts come before its test cases.
+ *
+ * Memory stays flat: the text is encoded at once into 64 KiB buffers (so no string outlives its item and the
+ * garbage collector never has to promote them); up to `spillBytes` of buffers are kept, past that every bucket
+ * is appended to its own file in a private temporary folder (mode 0700; the findings may name sensitive
+ * resources) and only one buffer per bucket is kept. Files are read back in chunks and removed by `close()` —
+ * or when the process exits, if `close()` never came.
+ */
+export class SeverityBuckets {
+  /** Per bucket: the buffers of text not yet in its file, the last one being filled. */
+  private readonly held: { buf: Buffer; len: number }[][] = Array.from({ length: OTHER + 1 }, () => []);
+  private readonly fds: (number | undefined)[] = Array.from({ length: OTHER + 1 }, () => undefined);
+  /** Emptied buffers, used again rather than left to the garbage collector. */
+  private readonly pool: Buffer[] = [];
+  private heldBytes = 0;
+  private dir?: string;
+  private readonly spillBytes: number;
+  private readonly cleanupOnExit = () => this.close();
+
+  constructor(private readonly options: { spillBytes?: number; tmpDir?: string } = {}) {
+    this.spillBytes = options.spillBytes ?? DEFAULT_SPILL_BYTES;
+  }
+
+  /** True once the text went to temporary files (for tests). */
+  get spilled(): boolean {
+    return this.dir !== undefined;
+  }
+
+  add(bucket: number, chunk: string): void {
+    const entries = this.held[bucket]!;
+    let cur = entries[entries.length - 1];
+    const need = Buffer.byteLength(chunk, 'utf8');
+    if (cur === undefined || cur.len + need > cur.buf.length) {
+      const buf = need <= CHUNK ? (this.pool.pop() ?? Buffer.allocUnsafe(CHUNK)) : Buffer.allocUnsafe(need);
+      cur = { buf, len: 0 };
+      entries.push(cur);
+      this.heldBytes += buf.length;
+    }
+    cur.len += cur.buf.write(chunk, cur.len, 'utf8');
+    if (this.heldBytes > this.spillBytes) this.spill();
+  }
+
+  /** The text of one bucket, in the order it was added, in pieces of bounded size. */
+  *read(bucket: number): Generator<string> {
+    const fd = this.fds[bucket];
+    const decoder = new StringDecoder('utf8');
+    if (fd !== undefined) {
+      this.flush(bucket);
+      const buf = Buffer.allocUnsafe(READ_CHUNK);
+      let pos = 0;
+      for (;;) {
+        const n = readSync(fd, buf, 0, buf.length, pos);
+        if (n === 0) break;
+        pos += n;
+        const s = decoder.write(buf.subarray(0, n));
+        if (s !== '') yield s;
+      }
+    } else {
+      for (const { buf, len } of this.held[bucket]!) {
+        const s = decoder.write(buf.subarray(0, len));
+        if (s !== '') yield s;
+      }
+    }
+    const rest = decoder.end();
+    if (rest !== '') yield rest;
+  }
+
+  /** Closes and removes the spill files. Safe to call more than once. */
+  close(): void {
+    for (let b = 0; b <= OTHER; b++) {
+      const fd = this.fds[b];
+      if (fd !== undefined) closeSync(fd);
+      this.fds[b] = undefined;
+      this.held[b] = [];
+    }
+    this.pool.length = 0;
+    this.heldBytes = 0;
+    if (this.dir !== undefined) {
+      rmSync(this.dir, { recursive: true, force: true });
+      this.dir = undefined;
+      process.removeListener('exit', this.cleanupOnExit);
+    }
+  }
+
+  private spill(): void {
+    if (this.dir === undefined) {
+      this.dir = mkdtempSync(join(this.options.tmpDir ?? tmpdir(), 'cssctl-report-'));
+      process.once('exit', this.cleanupOnExit);
+    }
+    for (let b = 0; b <= OTHER; b++) this.flush(b);
+  }
+
+  /** Appends a bucket's held text to its file; its last buffer stays (emptied) to be filled next. */
+  private flush(bucket: number): void {
+    const entries = this.held[bucket]!;
+    if (entries.length === 0) return;
+    let fd = this.fds[bucket];
+    if (fd === undefined) {
+      fd = openSync(join(this.dir as string, `bucket-${bucket}`), 'a+', 0o600);
+      this.fds[bucket] = fd;
+    }
+    for (const { buf, len } of entries) {
+      let off = 0;
+      while (off < len) off += writeSync(fd, buf, off, len - off);
+    }
+    const last = entries.pop() as { buf: Buffer; len: number };
+    for (const { buf } of entries) {
+      this.heldBytes -= buf.length;
+      if (buf.length === CHUNK) this.pool.push(buf);
+    }
+    last.len = 0;
+    this.held[bucket] = [last];
+  }
+}

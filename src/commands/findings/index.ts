@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
+import { FINDINGS_OFFER } from './formats/index.js';
+import { collectSeverities } from './severity.js';
+
+export function registerFindings(program: Command, ctx: MakeContext): void {
+  const findings = program.command('findings').description('security findings of the workspace');
+  addListOptions(
+    findings
+      .command('list')
+      .description('list findings, most severe first when several severities are asked for')
+      .option(
+        '--severity <s[,s...]>',
+        'only these severities: critical, high, medium, low, info (repeatable)',
+        collectSeverities,
+      )
+      .option('--scan <scan_id>', 'only the findings of this scan'),
+  ).action(lazy(ctx, async () => (await import('./list.js')).list, FINDINGS_OFFER));
+}

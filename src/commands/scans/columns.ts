@@ -1,0 +1,44 @@
+import type { Scan } from '../../api/findings-types.js';
+import type { Column } from '../../core/format.js';
+
+export function styleStatus(text: string, status: unknown, color: import('chalk').ChalkInstance): string {
+  switch (String(status).toLowerCase()) {
+    case 'completed':
+      return color.green(text);
+    case 'failed':
+      return color.red(text);
+    case 'running':
+      return color.yellow(text);
+    default:
+      return color.dim(text);
+  }
+}
+
+export const scanColumns: Column<Scan>[] = [
+  { header: 'SCAN', value: (s) => s.scan_id, style: (t, _s, color) => color.bold(t) },
+  { header: 'CONNECTION', value: (s) => s.connection_alias },
+  { header: 'STATUS', value: (s) => s.status, style: (t, s, color) => styleStatus(t, s.status, color) },
+  { header: 'FINDINGS', value: (s) => s.total_findings, optional: true },
+  { header: 'CRITICAL', value: (s) => s.critical_count, optional: true },
+  { header: 'RISK', value: (s) => s.risk_score, optional: true },
+  { header: 'CREATED', value: (s) => s.created_at, optional: true },
+];
+
+/** The key/value lines of one scan in a table. */
+export const scanFields: [label: string, key: string][] = [
+  ['SCAN', 'scan_id'],
+  ['CONNECTION', 'connection_alias'],
+  ['PROVIDER', 'provider'],
+  ['STATUS', 'status'],
+  ['FINDINGS', 'total_findings'],
+  ['CRITICAL', 'critical_count'],
+  ['HIGH', 'high_count'],
+  ['MEDIUM', 'medium_count'],
+  ['LOW', 'low_count'],
+  ['INFO', 'info_count'],
+  ['RISK SCORE', 'risk_score'],
+  ['ERROR', 'error'],
+  ['CREATED', 'created_at'],
+  ['STARTED', 'started_at'],
+  ['COMPLETED', 'completed_at'],
+];

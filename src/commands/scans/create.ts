@@ -1,0 +1,37 @@
+import { createScan } from '../../api/findings.js';
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { chooseFormat, writeObject } from '../../core/output/index.js';
+import { REPORT_FORMATS } from '../findings/formats/index.js';
+import { scanFields } from './columns.js';
+import { SCAN_REPORT_OFFER } from './offer.js';
+import { waitAndReport, waitCommand, type WaitOptions } from './wait.js';
+
+export interface CreateOptions extends WaitOptions {
+  connection: string;
+  wait?: boolean;
+}
+
+export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
+  const alias = opts.connection.trim();
+  if (!alias) throw new UsageError('--connection must not be empty');
+  const format = chooseFormat(await ctx.settings(), SCAN_REPORT_OFFER, 'scans create');
+  if (!opts.wait) {
+    const needsWait = [
+      opts.failOn !== undefined && '--fail-on',
+      opts.waitTimeout !== undefined && '--wait-timeout',
+      opts.severity !== undefined && '--severity',
+      REPORT_FORMATS.includes(format) && `-o ${format}`,
+    ].filter(Boolean);
+    if (needsWait.length > 0) throw new UsageError(`${needsWait.join(', ')} needs --wait`);
+  }
+  const client = await ctx.api();
+  const scan = await createScan(client, alias);
+  ctx.io.success(`Started scan ${scan.scan_id} of connection ${scan.connection_alias ?? alias}`);
+  if (!opts.wait) {
+    await writeObject(ctx.io, format, scan as Record<string, unknown>, scanFields);
+    ctx.io.hint(`Follow it with: ${waitCommand(['scans', 'wait', scan.scan_id], scan.scan_id)}`);
+    return;
+  }
+  await waitAndReport(ctx, client, scan, opts, format);
+}

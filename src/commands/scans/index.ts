@@ -1,0 +1,56 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { parseSeverity, collectSeverities } from '../findings/severity.js';
+import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
+import { SCAN_REPORT_OFFER } from './offer.js';
+
+function positiveSeconds(value: string): number {
+  const n = Number(value.trim());
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError('expected a number of seconds above 0');
+  return n;
+}
+
+/** The options `scans wait` and `scans create --wait` share. */
+function addWaitOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--fail-on <severity>',
+      'exit 10 if the scan has a finding at or above this severity',
+      parseSeverity,
+    )
+    .option('--wait-timeout <seconds>', 'give up waiting after this long (exit 9)', positiveSeconds)
+    .option(
+      '--severity <s[,s...]>',
+      'narrow the findings report (sarif, junit, github) to these severities; never the gate',
+      collectSeverities,
+    )
+    .option('--no-step-summary', 'do not append a summary to $GITHUB_STEP_SUMMARY');
+}
+
+export function registerScans(program: Command, ctx: MakeContext): void {
+  const scans = program.command('scans').description('scans of connections, and waiting for them');
+  addWaitOptions(
+    scans
+      .command('create')
+      .description('start a scan of a connection; with --wait, wait for it and report')
+      .requiredOption('--connection <alias>', 'the connection to scan')
+      .option('--wait', 'wait until the scan is final, then report'),
+  ).action(lazy(ctx, async () => (await import('./create.js')).create, SCAN_REPORT_OFFER));
+  addListOptions(
+    scans
+      .command('list')
+      .description('list scans, newest first')
+      .option('--status <status>', 'only scans with this status (e.g. queued, running, completed, failed)'),
+  ).action(lazy(ctx, async () => (await import('./list.js')).list));
+  scans
+    .command('get')
+    .description('show one scan')
+    .argument('<scan_id>')
+    .action(lazy(ctx, async () => (await import('./get.js')).get));
+  addWaitOptions(
+    scans
+      .command('wait')
+      .description('wait until a scan is final, then print its summary or its findings report')
+      .argument('<scan_id>'),
+  ).action(lazy(ctx, async () => (await import('./wait.js')).wait, SCAN_REPORT_OFFER));
+}

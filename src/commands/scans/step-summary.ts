@@ -1,0 +1,147 @@
+// The GitHub Actions step summary of `scans wait` and `scans create --wait` (cli-contract.md §3): when
+// GITHUB_STEP_SUMMARY names a file, a Markdown section is appended to it — scan id, connection, final status,
+// duration, finding counts by severity and the --fail-on verdict. `--no-step-summary` turns it off.
+//
+// The file is shared by every step of the job: it is opened in append mode (O_APPEND) and written in one call,
+// so what earlier steps wrote is never truncated or overwritten. Failing to write it is a warning, never the
+// command's failure: the scan result and the gate's exit code matter more than the summary.
+import { appendFile } from 'node:fs/promises';
+import { SEVERITIES, type Scan, type Severity } from '../../api/findings-types.js';
+import { markdownText, neutraliseControls } from '../findings/formats/report.js';
+
+export interface StepSummary {
+  scan: Scan;
+  /** Counts by severity known beyond the scan record's `<severity>_count` fields (they take precedence). */
+  counts?: Partial<Record<Severity, number>>;
+  /** The gate: absent when no --fail-on was given. `met` means findings at or above `failOn` exist (exit 10). */
+  gate?: { failOn: Severity; met: boolean };
+  /** The scan ended failed (exit 9); by default when its status is `failed`. */
+  failed?: boolean;
+  /** The wait ended because --wait-timeout passed, before the scan did (exit 9). */
+  timedOut?: boolean;
+  /** How long cssctl waited: shown as the duration when the scan's timestamps do not give one. */
+  waitedMs?: number;
+}
+
+/** Service text in a Markdown table cell or heading: one line, no control characters, no Markdown. */
+function cell(v: unknown): string {
+  const s = v === undefined || v === null || v === '' ? '—' : String(v);
+  return markdownText(neutraliseControls(s).replace(/\s*[\r\n]+\s*/g, ' '));
+}
+
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (h > 0) return `${h}h ${pad(m)}m ${pad(s)}s`;
+  if (m > 0) return `${m}m ${pad(s)}s`;
+  return `${s}s`;
+}
+
+function scanDurationMs(scan: Scan): number | undefined {
+  const start = Date.parse(String(scan.started_at ?? scan.created_at ?? ''));
+  const end = Date.parse(String(scan.completed_at ?? ''));
+  return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : undefined;
+}
+
+function countsOf(s: StepSummary): Partial<Record<Severity, number>> {
+  const out: Partial<Record<Severity, number>> = { ...s.counts };
+  for (const sev of SEVERITIES) {
+    const v = s.scan[`${sev}_count`];
+    if (typeof v === 'number' && Number.isFinite(v)) out[sev] = v;
+  }
+  return out;
+}
+
+function verdict(s: StepSummary, counts: Partial<Record<Severity, number>>): string {
+  if (s.gate === undefined) return 'none (no `--fail-on`)';
+  const flag = `\`--fail-on ${s.gate.failOn}\``;
+  if (s.timedOut) return `${flag} not decided: the wait timed out (exit 9)`;
+  if (s.failed ?? String(s.scan.status).toLowerCase() === 'failed')
+    return `${flag} not decided: the scan failed (exit 9)`;
+  const atOrAbove = SEVERITIES.slice(0, SEVERITIES.indexOf(s.gate.failOn) + 1);
+  const known = atOrAbove.every((sev) => counts[sev] !== undefined);
+  const n = known ? atOrAbove.reduce((a, sev) => a + (counts[sev] ?? 0), 0) : undefined;
+  if (s.gate.met) {
+    const what = n === undefined ? 'findings' : `${n.toLocaleString('en-US')} finding${n === 1 ? '' : 's'}`;
+    return `❌ ${flag} met: ${what} at or above ${s.gate.failOn} (exit 10)`;
+  }
+  return `✅ ${flag} passed: no findings at or above ${s.gate.failOn}`;
+}
+
+/** The Markdown section, starting with a blank line so it never runs into what the previous step wrote. */
+export function renderStepSummary(s: StepSummary): string {
+  const counts = countsOf(s);
+  const scanMs = scanDurationMs(s.scan);
+  const duration =
+    scanMs !== undefined
+      ? formatDuration(scanMs)
+      : s.waitedMs !== undefined
+        ? `${formatDuration(s.waitedMs)} (waited)`
+        : '—';
+  const status = s.timedOut ? `${cell(s.scan.status)} (the wait timed out)` : cell(s.scan.status);
+  const lines = [
+    '',
+    `### cssctl scan ${cell(s.scan.scan_id)}`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Scan | ${cell(s.scan.scan_id)} |`,
+    `| Connection | ${cell(s.scan.connection_alias)} |`,
+    `| Status | ${status} |`,
+    ...(s.scan.error ? [`| Error | ${cell(s.scan.error)} |`] : []),
+    `| Duration | ${duration} |`,
+    `| Gate | ${verdict(s, counts)} |`,
+    '',
+    '| Severity | Findings |',
+    '|---|---:|',
+    ...SEVERITIES.map((sev) => `| ${sev} | ${counts[sev]?.toLocaleString('en-US') ?? '—'} |`),
+  ];
+  const total = s.scan.total_findings;
+  if (typeof total === 'number') lines.push(`| **total** | **${total.toLocaleString('en-US')}** |`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Appends the summary to `path` (O_APPEND, one write). Returns whether it was written; a failure is reported
+ * through `warn` and never thrown.
+ */
+export async function appendStepSummary(
+  path: string,
+  summary: StepSummary,
+  warn: (message: string) => void = () => {},
+): Promise<boolean> {
+  try {
+    await appendFile(path, renderStepSummary(summary), { flag: 'a', encoding: 'utf8' });
+    return true;
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    warn(
+      `could not append the step summary to ${neutraliseControls(path)} ($GITHUB_STEP_SUMMARY): ${reason}`,
+    );
+    return false;
+  }
+}
+
+/** Where to write the step summary: $GITHUB_STEP_SUMMARY when set, unless `--no-step-summary` was given. */
+export function stepSummaryPath(env: NodeJS.ProcessEnv, opts: { stepSummary?: boolean }): string | undefined {
+  if (opts.stepSummary === false) return undefined;
+  const p = env.GITHUB_STEP_SUMMARY;
+  return p === undefined || p.trim() === '' ? undefined : p;
+}
+
+/**
+ * The one call `scans wait` and `scans create --wait` make once the wait has ended (completed, failed or timed
+ * out), before they exit with the gate's code: `await writeStepSummary(ctx, opts, { scan, gate, ... })`.
+ * `opts.stepSummary` is commander's value for `--no-step-summary`.
+ */
+export async function writeStepSummary(
+  ctx: { env: NodeJS.ProcessEnv; io: { warn(message: string): void } },
+  opts: { stepSummary?: boolean },
+  summary: StepSummary,
+): Promise<void> {
+  const path = stepSummaryPath(ctx.env, opts);
+  if (path !== undefined) await appendStepSummary(path, summary, (m) => ctx.io.warn(m));
+}

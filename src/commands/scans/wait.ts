@@ -1,0 +1,156 @@
+import type { Scan, Severity } from '../../api/findings-types.js';
+import { getScan } from '../../api/findings.js';
+import type { Context } from '../../core/context.js';
+import { formatWait } from '../../core/context.js';
+import { ExitCode, ExitError, InterruptedError, UsageError } from '../../core/errors.js';
+import type { ApiClient } from '../../core/http/client.js';
+import { chooseFormat } from '../../core/output/index.js';
+import { shellQuote } from '../shared/resume.js';
+import { SCAN_REPORT_OFFER } from './offer.js';
+import { reportScan } from './report.js';
+import { writeStepSummary } from './step-summary.js';
+
+export interface WaitOptions {
+  failOn?: Severity;
+  /** Seconds. */
+  waitTimeout?: number;
+  severity?: Severity[];
+  /** false with --no-step-summary. */
+  stepSummary?: boolean;
+}
+
+const SUCCESS = new Set(['completed', 'succeeded', 'success', 'done', 'finished']);
+const FAILURE = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'aborted']);
+
+export function isFinal(status: string): boolean {
+  const s = status.toLowerCase();
+  return SUCCESS.has(s) || FAILURE.has(s);
+}
+
+export function isFailed(status: string): boolean {
+  return FAILURE.has(status.toLowerCase());
+}
+
+export function scanIdArg(raw: string | undefined): string {
+  const id = raw?.trim() ?? '';
+  if (!id) throw new UsageError('a scan id is required');
+  if (/[\s/?#]/.test(id) || id === '.' || id === '..') throw new UsageError(`invalid scan id "${raw}"`);
+  return id;
+}
+
+/**
+ * Polling: the first look after `base` ms, then 1.5× longer each time up to 7.5× base (2 s → 15 s by
+ * default: at most a few requests a minute, far inside the 120/min of the workspace). CSSCTL_POLL_BASE_MS
+ * scales it (tests).
+ */
+export function pollSchedule(env: NodeJS.ProcessEnv): { baseMs: number; maxMs: number } {
+  const raw = Number(env.CSSCTL_POLL_BASE_MS);
+  const baseMs = env.CSSCTL_POLL_BASE_MS && Number.isFinite(raw) && raw >= 0 ? raw : 2000;
+  return { baseMs, maxMs: baseMs * 7.5 };
+}
+
+/**
+ * `cssctl scans wait <id>` with the flags of the command that was running (`scans create --connection …
+ * --wait` becomes `scans wait <id>`), so Ctrl-C or a timeout says exactly how to pick up the wait.
+ */
+export function waitCommand(argv: readonly string[], scanId: string): string {
+  const out: string[] = [];
+  let verbSeen = false;
+  let idSeen = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!verbSeen && a === 'scans' && (argv[i + 1] === 'create' || argv[i + 1] === 'wait')) {
+      verbSeen = true;
+      i++;
+      continue;
+    }
+    if (a === '--connection') {
+      i++;
+      continue;
+    }
+    if (a.startsWith('--connection=') || a === '--wait') continue;
+    if (!idSeen && a === scanId) {
+      idSeen = true;
+      continue;
+    }
+    out.push(a);
+  }
+  return ['cssctl', 'scans', 'wait', scanId, ...out].map(shellQuote).join(' ');
+}
+
+/**
+ * Polls GET /scans/{id} until the status is final, backing off; a spinner with the status and elapsed time
+ * on a terminal. Returns the final scan, or undefined when
+ * --wait-timeout passed first.
+ */
+export async function pollScan(
+  ctx: Context,
+  client: ApiClient,
+  first: Scan | string,
+  timeoutMs: number | undefined,
+): Promise<{ scan: Scan; final: boolean; elapsedMs: number }> {
+  const { io, clock } = ctx;
+  const id = typeof first === 'string' ? first : first.scan_id;
+  const started = clock.now();
+  const deadline = timeoutMs === undefined ? Infinity : started + timeoutMs;
+  const { baseMs, maxMs } = pollSchedule(ctx.env);
+  let scan: Scan | undefined = typeof first === 'string' ? undefined : first;
+  let status = scan?.status ?? 'unknown';
+  const text = () => `Scan ${id}: ${status} (${formatWait(clock.now() - started)})`;
+  const spinner = await io.spinner(text());
+  const ticker = io.spinnersEnabled ? setInterval(() => spinner.update(text()), 1000) : undefined;
+  ticker?.unref();
+  // Progress only on a terminal (cli-contract.md §3): elsewhere the wait is silent until its summary.
+  const note = () => spinner.update(text());
+  let interval = baseMs;
+  try {
+    if (scan) note();
+    for (;;) {
+      if (scan && isFinal(scan.status)) return { scan, final: true, elapsedMs: clock.now() - started };
+      const left = deadline - clock.now();
+      if (scan && left <= 0) return { scan, final: false, elapsedMs: clock.now() - started };
+      if (scan) {
+        await clock.sleep(Math.min(interval, left), ctx.signal);
+        interval = Math.min(interval * 1.5, maxMs);
+      }
+      scan = await getScan(client, id);
+      status = scan.status;
+      note();
+    }
+  } catch (err) {
+    if (err instanceof InterruptedError || ctx.signal.aborted)
+      throw new InterruptedError(`interrupted; resume with: ${waitCommand(ctx.argv, id)}`);
+    throw err;
+  } finally {
+    if (ticker) clearInterval(ticker);
+    spinner.stop();
+  }
+}
+
+/** Waits for a scan, then reports it and applies the gate (exit 9 failed or timed out, 10 --fail-on met). */
+export async function waitAndReport(
+  ctx: Context,
+  client: ApiClient,
+  first: Scan | string,
+  opts: WaitOptions,
+  format: string,
+): Promise<void> {
+  const timeoutMs = opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000;
+  const { scan, final, elapsedMs } = await pollScan(ctx, client, first, timeoutMs);
+  if (!final) {
+    const gate = opts.failOn ? { failOn: opts.failOn, met: false } : undefined;
+    await writeStepSummary(ctx, opts, { scan, gate, timedOut: true, waitedMs: elapsedMs });
+    throw new ExitError(
+      `scan ${scan.scan_id} is still ${scan.status} after ${formatWait(elapsedMs)} (--wait-timeout); resume with: ${waitCommand(ctx.argv, scan.scan_id)}`,
+      ExitCode.scanFailed,
+    );
+  }
+  await reportScan(ctx, client, { scan, elapsedMs, format, ...opts });
+}
+
+export async function wait(ctx: Context, opts: WaitOptions, args: string[]): Promise<void> {
+  const id = scanIdArg(args[0]);
+  const format = chooseFormat(await ctx.settings(), SCAN_REPORT_OFFER, 'scans wait');
+  const client = await ctx.api();
+  await waitAndReport(ctx, client, id, opts, format);
+}

@@ -1,0 +1,138 @@
+import type { Settings } from '../context.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import type { Column, Formats, Formatter, PageInfo } from '../format.js';
+import type { IO } from '../io.js';
+import { terminalText } from '../terminal-text.js';
+import { csvField, valueText } from './cells.js';
+import { csv } from './csv.js';
+import { json } from './json.js';
+import { ndjson } from './ndjson.js';
+import { unofferedFormat, type Offer } from './offer.js';
+import { PIPE_CELL_WIDTH, table } from './table.js';
+
+export type { Column, PageInfo } from '../format.js';
+export { LIST_OFFER, STANDARD_FORMATS, unofferedFormat, type Offer } from './offer.js';
+export { csvField, valueText } from './cells.js';
+export { JsonArrayWriter } from './json.js';
+
+export function standardFormats<T>(): Formats<T> {
+  return { table, json, ndjson, csv };
+}
+
+/**
+ * The format to write: -o/--json when given (it must be offered), else the profile's `output` when this
+ * command offers it, else the command's own default.
+ */
+export function chooseFormat(settings: Settings, offer: Offer, command: string): string {
+  const f = settings.output;
+  if (offer.names.includes(f)) return settings.sources.output === 'default' ? offer.default : f;
+  if (settings.sources.output === 'flag') throw unofferedFormat(f, offer, command);
+  return offer.default;
+}
+
+export type Items<T> = Iterable<T> | AsyncIterable<T>;
+
+/**
+ * An item stream that knows where it stands: what part of the list a single page was (for the table's
+ * hint) and, after an interruption, the command line that resumes where the output stopped.
+ */
+export interface ListSource<T> extends AsyncIterable<T> {
+  page?(): Promise<PageInfo | undefined>;
+  resume?(): string | undefined;
+}
+
+export interface ListOutput<T> {
+  format: string;
+  columns: Column<T>[];
+  /** The noun for "No connections found." */
+  noun: string;
+  /** The formats to choose from (default: table, json, ndjson, csv). */
+  formats?: Formats<T>;
+  failOn?: string;
+  /** Aborted on Ctrl-C. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Writes a list in the chosen format from one item stream; returns how many items were written. The
+ * formatter is closed whether the stream ends or stops (so json stays one valid array and a table writes the
+ * rows it held); after Ctrl-C the error names the command that resumes.
+ */
+export async function writeList<T>(
+  io: IO,
+  items: Items<T> | ListSource<T>,
+  out: ListOutput<T>,
+): Promise<number> {
+  const factory = (out.formats ?? standardFormats<T>())[out.format];
+  if (!factory) throw new UsageError(`-o ${out.format} is not available for ${out.noun}`);
+  const source = items as Partial<ListSource<T>>;
+  // Made at the first item (or at the end): a listing that fails before its first item writes nothing, not an
+  // empty document that a pipeline would take for an empty list.
+  let formatter: Formatter<T> | undefined;
+  const open = () =>
+    (formatter ??= factory({
+      io,
+      write: (s) => io.out(s),
+      columns: out.columns,
+      noun: out.noun,
+      page: source.page ? () => source.page!() : undefined,
+      failOn: out.failOn,
+    }));
+  let count = 0;
+  try {
+    for await (const item of items) {
+      await open().item(item);
+      count++;
+    }
+  } catch (err) {
+    await formatter?.end({ complete: false, count });
+    const interrupted = err instanceof InterruptedError || out.signal?.aborted === true;
+    const resume = interrupted ? source.resume?.() : undefined;
+    if (resume) throw new InterruptedError(`interrupted; resume with: ${resume}`);
+    throw err;
+  }
+  const formatter_ = open();
+  await formatter_.end({ complete: true, count });
+  return count;
+}
+/** A single record: key/value lines for a table, the object itself otherwise. */
+export async function writeObject(
+  io: IO,
+  format: string,
+  obj: Record<string, unknown>,
+  fields?: [label: string, key: string][],
+): Promise<void> {
+  switch (format) {
+    case 'json':
+      io.out(`${JSON.stringify(obj, null, 2)}\n`);
+      return;
+    case 'ndjson':
+      io.out(`${JSON.stringify(obj)}\n`);
+      return;
+    case 'csv': {
+      const keys = fields ? fields.map(([, k]) => k) : Object.keys(obj);
+      io.out(`${keys.map(csvField).join(',')}\n${keys.map((k) => csvField(valueText(obj[k]))).join(',')}\n`);
+      return;
+    }
+    case 'table': {
+      // Keys come from the service too: sanitised like the values.
+      const rows = (fields ?? Object.keys(obj).map((k) => [k, k] as [string, string])).map(
+        ([label, key]) => [terminalText(label), key] as const,
+      );
+      const { default: utils } = await import('cli-table3/src/utils.js');
+      const width = Math.max(0, ...rows.map(([l]) => utils.strlen(l)));
+      const cols = (io.stdout as { columns?: number }).columns;
+      const room = io.stdoutIsTTY && cols ? Math.max(cols - width - 3, 20) : PIPE_CELL_WIDTH;
+      for (const [label, key] of rows) {
+        const v = obj[key];
+        if (v === undefined || v === null || v === '') continue;
+        const text = utils.truncate(terminalText(valueText(v)), room);
+        io.out(`${io.color.bold(label + ' '.repeat(width - utils.strlen(label)))}  ${text}\n`);
+      }
+      return;
+    }
+    default:
+      // A report format saved in the profile (an -o flag was checked before): a record shows as a table.
+      return writeObject(io, 'table', obj, fields);
+  }
+}

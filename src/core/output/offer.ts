@@ -1,0 +1,20 @@
+// Kept apart from the formatters: the command tree imports it at start-up.
+import { UsageError } from '../errors.js';
+
+/** The formats every list and record command offers. */
+export const STANDARD_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+
+/**
+ * The formats a command offers (by -o name) and the one it uses when -o is not given. Commands declare this
+ * at registration (lazy() rejects an -o they do not offer before anything is sent) and when choosing.
+ */
+export interface Offer {
+  names: readonly string[];
+  default: string;
+}
+
+export const LIST_OFFER: Offer = { names: STANDARD_FORMATS, default: 'table' };
+
+export function unofferedFormat(format: string, offer: Offer, command: string): UsageError {
+  return new UsageError(`-o ${format} is not available for "${command}": use ${offer.names.join(', ')}`);
+}

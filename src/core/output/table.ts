@@ -1,0 +1,139 @@
+import type { Column, Formatter, FormatterContext } from '../format.js';
+import type { IO } from '../io.js';
+import { terminalText } from '../terminal-text.js';
+import { cellText } from './cells.js';
+
+/** Rows are written in batches: the first fixes the columns and their widths, so memory stays flat. */
+export const TABLE_BATCH = 100;
+/** Off a terminal there is no width to fit: a cell is still cut past this many columns. */
+export const PIPE_CELL_WIDTH = 160;
+const GAP = 2;
+const MIN_WIDTH = 6;
+
+const NO_BORDERS = Object.fromEntries(
+  [
+    'top',
+    'top-mid',
+    'top-left',
+    'top-right',
+    'bottom',
+    'bottom-mid',
+    'bottom-left',
+    'bottom-right',
+    'left',
+    'left-mid',
+    'mid',
+    'mid-mid',
+    'right',
+    'right-mid',
+    'middle',
+  ].map((k) => [k, '']),
+);
+
+async function loadTable() {
+  const [{ default: Table }, utils] = await Promise.all([
+    import('cli-table3'),
+    // cli-table3's own width and truncation (East Asian wide characters count double).
+    import('cli-table3/src/utils.js'),
+  ]);
+  return { Table, utils: utils.default };
+}
+
+/**
+ * Column widths that fit `budget` columns: the widest columns give way first, none below MIN_WIDTH (or its
+ * natural width, when smaller).
+ */
+export function fitWidths(natural: number[], budget: number): number[] {
+  const widths = [...natural];
+  const total = () => widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1);
+  while (total() > budget) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if ((widths[i] ?? 0) > MIN_WIDTH && (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0)))
+        widest = i;
+    }
+    if (widest < 0) break;
+    const others = total() - (widths[widest] ?? 0);
+    widths[widest] = Math.max(MIN_WIDTH, Math.min((widths[widest] ?? 0) - 1, budget - others));
+  }
+  return widths;
+}
+
+function terminalWidth(io: IO): number | undefined {
+  const cols = (io.stdout as { columns?: number }).columns;
+  return io.stdoutIsTTY && typeof cols === 'number' && cols > 0 ? cols : undefined;
+}
+
+/**
+ * `table`: a borderless cli-table3 table written batch by batch. Cells are sanitised (text from the service
+ * never drives the terminal) and cut with '…' to fit the terminal; the full text is in json and csv.
+ * Ctrl-C or an error mid-stream still writes the rows held for the batch (end with complete: false).
+ */
+export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
+  const { io } = ctx;
+  let cols: Column<T>[] | undefined;
+  let widths: number[] | undefined;
+  let batch: T[] = [];
+
+  async function flush(): Promise<void> {
+    if (batch.length === 0) return;
+    const items = batch;
+    batch = [];
+    const { Table, utils } = await loadTable();
+    const first = cols === undefined;
+    cols ??= ctx.columns.filter((c) => !c.optional || items.some((i) => cellText(c, i) !== ''));
+    const rows = items.map((item) => cols!.map((c) => terminalText(cellText(c, item))));
+    if (!widths) {
+      const natural = cols.map((c, i) =>
+        Math.max(utils.strlen(c.header), ...rows.map((r) => utils.strlen(r[i] ?? ''))),
+      );
+      const width = terminalWidth(io);
+      widths =
+        width === undefined
+          ? natural.map((n) => Math.min(n, PIPE_CELL_WIDTH))
+          : fitWidths(natural, Math.max(width - 1, 20));
+    }
+    const w = widths;
+    const t = new Table({
+      head: first ? cols.map((c, i) => io.color.bold(utils.truncate(c.header, w[i] ?? 0))) : [],
+      colWidths: w.map((n) => n + GAP),
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': GAP },
+      chars: NO_BORDERS,
+      wordWrap: false,
+    });
+    for (const [r, item] of items.entries()) {
+      t.push(
+        cols.map((c, i) => {
+          const text = utils.truncate(rows[r]?.[i] ?? '', w[i] ?? 0);
+          return c.style && item !== null && typeof item === 'object' ? c.style(text, item, io.color) : text;
+        }),
+      );
+    }
+    ctx.write(`${t.toString().replace(/[ \t]+$/gm, '')}\n`);
+  }
+
+  let count = 0;
+  return {
+    async item(item) {
+      batch.push(item);
+      count++;
+      if (batch.length >= TABLE_BATCH) await flush();
+    },
+    async end({ complete }) {
+      await flush();
+      if (!complete) return;
+      if (count === 0) {
+        io.notice(`No ${ctx.noun} found.`);
+        return;
+      }
+      const page = await ctx.page?.();
+      if (page?.total !== undefined && page.offset + count < page.total) {
+        const fmt = (n: number) => n.toLocaleString('en-US');
+        const next = page.next ?? `--offset ${page.offset + count}`;
+        io.hint(
+          `Showing ${fmt(page.offset + 1)}–${fmt(page.offset + count)} of ${fmt(page.total)} — use --all or ${next}`,
+        );
+      }
+    },
+  };
+}
