@@ -12,8 +12,9 @@
 //   - Otherwise attach them without changing parsing:
 //       completeWith(new Option('--region <r>', '…'), ['eu', 'us'])        // fixed values
 //       completeWith(new Argument('<profile>'), { dynamic: 'profiles' })    // read at TAB time
-//   - A command that offers fewer output formats than all of them says which, for -o:
-//       completeWith(cmd, { outputs: ['table', 'json', 'ndjson', 'csv'] })
+//   - -o completes to the standard formats (LIST_OFFER, what lazy() offers by default). A command that passes
+//     lazy() another Offer declares the same names for completion, next to its registration:
+//       completeWith(cmd, { outputs: FINDINGS_OFFER.names })
 //   After changing the tree, `npm run completions` regenerates completions/ (a test fails until then).
 
 /** A value source read when TAB is pressed, through the hidden `cssctl __complete <source>`. */

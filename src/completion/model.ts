@@ -2,7 +2,7 @@
 // flag and enumerated value appears without being listed here.
 import type { Argument, Command, Option } from 'commander';
 import { completionOf, type CommandCompletion, type CompletionValues } from './meta.js';
-import { ALL_OUTPUTS, VALUES_BY_ARGUMENT, VALUES_BY_FLAG } from './values.js';
+import { ALL_OUTPUTS, DEFAULT_OUTPUTS, VALUES_BY_ARGUMENT, VALUES_BY_FLAG } from './values.js';
 
 export interface FlagSpec {
   long?: string;
@@ -38,13 +38,16 @@ function isValues(v: unknown): v is CompletionValues {
   return Array.isArray(v) || (typeof v === 'object' && v !== null && 'dynamic' in v);
 }
 
-/** The output formats a command offers: its own declaration or its nearest ancestor's, else all. */
+/**
+ * The output formats a command offers: its own declaration or its nearest ancestor's; else, for a command
+ * that runs (a verb), the standard formats lazy() offers by default; before a verb is named, all of them.
+ */
 function outputsOf(cmd: Command): readonly string[] {
   for (let c: Command | null = cmd; c; c = c.parent) {
     const meta = completionOf(c);
     if (isCommandCompletion(meta)) return meta.outputs;
   }
-  return ALL_OUTPUTS;
+  return cmd.parent && cmd.commands.length === 0 ? DEFAULT_OUTPUTS : ALL_OUTPUTS;
 }
 
 function optionValues(option: Option, cmd: Command): CompletionValues | undefined {

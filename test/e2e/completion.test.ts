@@ -18,7 +18,10 @@ import { SEVERITIES } from '../../src/api/findings-types.js';
 import { EVENT_TYPES } from '../../src/api/webhooks.js';
 import { buildProgram } from '../../src/cli.js';
 import { SCAN_STATUSES } from '../../src/completion/values.js';
+import { API_OFFER } from '../../src/commands/api/index.js';
+import { FINDINGS_OFFER } from '../../src/commands/findings/formats/index.js';
 import { OUTPUT_FORMATS } from '../../src/core/config.js';
+import { LIST_OFFER } from '../../src/core/output/offer.js';
 import type { IO } from '../../src/core/io.js';
 import { BIN, hasCommand, runCli } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
@@ -132,11 +135,19 @@ const cases = (): Case[] => [
   { name: 'cssctl webh<TAB>', words: [], cur: 'webh', expected: ['webhooks'] },
   { name: 'cssctl co<TAB>', words: [], cur: 'co', expected: topLevel.filter((n) => n.startsWith('co')) },
   { name: '-o <TAB>', words: ['-o'], cur: '', expected: OUTPUT_FORMATS },
+  // -o after a verb: the formats that verb offers (lazy()'s default, or what it declares).
   {
-    name: '--output <TAB> after a command',
+    name: 'webhooks list --output <TAB>',
     words: ['webhooks', 'list', '--output'],
     cur: '',
-    expected: OUTPUT_FORMATS,
+    expected: LIST_OFFER.names,
+  },
+  { name: 'api /x -o <TAB>', words: ['api', '/x', '-o'], cur: '', expected: API_OFFER.names },
+  {
+    name: 'findings list -o <TAB>',
+    words: ['findings', 'list', '-o'],
+    cur: '',
+    expected: FINDINGS_OFFER.names,
   },
   { name: 'webhooks trigger <TAB>', words: ['webhooks', 'trigger'], cur: '', expected: EVENT_TYPES },
   {

@@ -8,7 +8,8 @@ import { EVENT_TYPES } from '../../src/api/webhooks.js';
 import { completeWith } from '../../src/completion/meta.js';
 import { allCommands, completionModel, type CommandSpec } from '../../src/completion/model.js';
 import { profileNames } from '../../src/completion/profiles.js';
-import { ALL_OUTPUTS, SCAN_STATUSES } from '../../src/completion/values.js';
+import { ALL_OUTPUTS, DEFAULT_OUTPUTS, SCAN_STATUSES } from '../../src/completion/values.js';
+import { LIST_OFFER } from '../../src/core/output/offer.js';
 
 /** A tree shaped like cssctl's, with every way of declaring values the convention offers. */
 function tree(): Command {
@@ -72,9 +73,12 @@ describe('the completion model', () => {
     expect(flag(list, '--profile')?.values).toEqual({ dynamic: 'profiles' });
   });
 
-  it('offers the output formats a command declares (inherited by its subcommands), else all', () => {
+  it('offers the output formats a command declares (inherited by its subcommands), else the default ones', () => {
     expect(flag(at('findings', 'list'), '--output')?.values).toEqual(['table', 'sarif']);
-    expect(flag(at('webhooks', 'trigger'), '--output')?.values).toEqual(ALL_OUTPUTS);
+    expect(flag(at('webhooks', 'trigger'), '--output')?.values).toEqual(DEFAULT_OUTPUTS);
+    expect(DEFAULT_OUTPUTS).toEqual(LIST_OFFER.names);
+    // Before a verb is named, every format.
+    expect(flag(at('webhooks'), '--output')?.values).toEqual(ALL_OUTPUTS);
     expect(flag(model, '--output')?.values).toEqual(ALL_OUTPUTS);
   });
 
