@@ -288,6 +288,8 @@ describeTmux('zsh at a real terminal (tmux)', () => {
   async function tab(s: string, line: string, expect: RegExp): Promise<string> {
     tmux.key(s, 'C-u');
     tmux.key(s, 'C-l');
+    // A clean screen first, so nothing left from the case before can match.
+    await tmux.waitFor(s, /^\s*%\s*$/);
     tmux.type(s, line);
     tmux.key(s, 'Tab');
     return tmux.waitFor(s, expect);
@@ -299,7 +301,7 @@ describeTmux('zsh at a real terminal (tmux)', () => {
   it('source <(cssctl completion zsh): commands, -o, webhooks trigger, --profile, and the tree-dependent cases', async () => {
     const s = zsh('sourced', 'source <(cssctl completion zsh)');
     await tmux.waitFor(s, /^% /m);
-    expect(await tab(s, 'cssctl webh', /% cssctl webhooks /)).toBeTruthy();
+    expect(await tab(s, 'cssctl webh', /^% cssctl webhooks\s*$/m)).toBeTruthy();
     const formats = await tab(s, 'cssctl -o ', listing(OUTPUT_FORMATS));
     for (const f of OUTPUT_FORMATS) expect(formats).toContain(f);
     const events = await tab(s, 'cssctl webhooks trigger ', listing(EVENT_TYPES));
@@ -307,7 +309,7 @@ describeTmux('zsh at a real terminal (tmux)', () => {
     const profiles = await tab(s, 'cssctl --profile ', listing(PROFILES));
     for (const p of PROFILES) expect(profiles).toContain(p);
     // The next three run once the findings branch (findings, scans) is merged.
-    if (hasFindings) await tab(s, 'cssctl fi', /% cssctl findings /);
+    if (hasFindings) await tab(s, 'cssctl fi', /^% cssctl findings\s*$/m);
     if (severityPath) {
       const sev = await tab(s, `cssctl ${severityPath.join(' ')} --severity `, listing(SEVERITIES));
       for (const v of SEVERITIES) expect(sev).toContain(v);
@@ -320,6 +322,6 @@ describeTmux('zsh at a real terminal (tmux)', () => {
     await tmux.waitFor(s, /^% /m);
     const events = await tab(s, 'cssctl webhooks trigger ', listing(EVENT_TYPES));
     for (const e of EVENT_TYPES) expect(events).toContain(e);
-    await tab(s, 'cssctl webh', /% cssctl webhooks /);
+    await tab(s, 'cssctl webh', /^% cssctl webhooks\s*$/m);
   });
 });
