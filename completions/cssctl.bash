@@ -76,7 +76,7 @@ __cssctl_canon() {
 }
 
 __cssctl_values() {
-  vals='' dyn=''
+  vals='' dyn='' list=''
   case "$1" in
     'cssctl|--profile') dyn=profiles ;;
     'cssctl|--output'|'cssctl|-o') vals='table json ndjson csv sarif junit github' ;;
@@ -101,7 +101,7 @@ __cssctl_values() {
     'cssctl scans|--profile') dyn=profiles ;;
     'cssctl scans|--output'|'cssctl scans|-o') vals='table json ndjson csv sarif junit github' ;;
     'cssctl scans create|--fail-on') vals='critical high medium low info' ;;
-    'cssctl scans create|--severity') vals='critical high medium low info' ;;
+    'cssctl scans create|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl scans create|--profile') dyn=profiles ;;
     'cssctl scans create|--output'|'cssctl scans create|-o') vals='table json ndjson csv sarif junit github' ;;
     'cssctl scans list|--status') vals='queued running completed failed' ;;
@@ -110,17 +110,17 @@ __cssctl_values() {
     'cssctl scans get|--profile') dyn=profiles ;;
     'cssctl scans get|--output'|'cssctl scans get|-o') vals='table json ndjson csv' ;;
     'cssctl scans wait|--fail-on') vals='critical high medium low info' ;;
-    'cssctl scans wait|--severity') vals='critical high medium low info' ;;
+    'cssctl scans wait|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl scans wait|--profile') dyn=profiles ;;
     'cssctl scans wait|--output'|'cssctl scans wait|-o') vals='table json ndjson csv sarif junit github' ;;
     'cssctl findings|--profile') dyn=profiles ;;
     'cssctl findings|--output'|'cssctl findings|-o') vals='table json ndjson csv sarif junit github' ;;
-    'cssctl findings list|--severity') vals='critical high medium low info' ;;
+    'cssctl findings list|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl findings list|--profile') dyn=profiles ;;
     'cssctl findings list|--output'|'cssctl findings list|-o') vals='table json ndjson csv sarif junit github' ;;
     'cssctl webhooks|--profile') dyn=profiles ;;
     'cssctl webhooks|--output'|'cssctl webhooks|-o') vals='table json ndjson csv sarif junit github' ;;
-    'cssctl webhooks create|--events') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped all' ;;
+    'cssctl webhooks create|--events') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped all' list=1 ;;
     'cssctl webhooks create|--profile') dyn=profiles ;;
     'cssctl webhooks create|--output'|'cssctl webhooks create|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks list|--profile') dyn=profiles ;;
@@ -159,7 +159,7 @@ __cssctl_values() {
 
 _cssctl() {
   local cur=${COMP_WORDS[COMP_CWORD]} path=cssctl npos=0 i w skip=0 flag=''
-  local subs flags vflags canon vals dyn
+  local subs flags vflags canon vals dyn list
   COMPREPLY=()
   __cssctl_spec "$path"
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -206,8 +206,13 @@ _cssctl() {
     __cssctl_values "$path#$npos"
   fi
   [[ -n $dyn ]] && vals=$("${COMP_WORDS[0]}" __complete "$dyn" 2>/dev/null)
+  if [[ -n $list && $cur == *,* ]]; then
+    # a comma-separated list: complete the item after the last comma
+    prefix="$prefix${cur%,*}," cur=${cur##*,}
+  fi
   if [[ -n $vals ]]; then
     COMPREPLY=($(compgen -P "$prefix" -W "$vals" -- "$cur"))
+    [[ -n $list ]] && compopt -o nospace 2>/dev/null
   else
     compopt -o default 2>/dev/null
   fi

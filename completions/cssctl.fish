@@ -183,6 +183,19 @@ function __cssctl_at
     end
 end
 
+# A comma-separated list: the current token's items so far, then each value.
+function __cssctl_list
+    set -l token (commandline -ct)
+    set -l head (string replace -r -- '^-[^=]*=' '' $token)
+    if string match -q -- '*,*' $head
+        set head (string replace -r -- ',[^,]*$' ',' $head)
+    else
+        set head ''
+    end
+    printf '%s
+' $head$argv
+end
+
 complete -c cssctl -f
 complete -c cssctl -l version -d 'print the version'
 complete -c cssctl -l profile -x -a '(cssctl __complete profiles 2>/dev/null)' -d 'saved profile to use (env: CSSCTL_PROFILE)'
@@ -237,7 +250,7 @@ complete -c cssctl -n '__cssctl_at \'cssctl scans create\'' -l connection -r -F 
 complete -c cssctl -n '__cssctl_at \'cssctl scans create\'' -l wait -d 'wait until the scan is final, then report'
 complete -c cssctl -n '__cssctl_at \'cssctl scans create\'' -l fail-on -x -a 'critical high medium low info' -d 'exit 10 if the scan has a finding at or above this severity'
 complete -c cssctl -n '__cssctl_at \'cssctl scans create\'' -l wait-timeout -r -F -d 'give up waiting after this long (exit 9)'
-complete -c cssctl -n '__cssctl_at \'cssctl scans create\'' -l severity -x -a 'critical high medium low info' -d 'narrow the findings report (sarif, junit, github) to these severities; never the gate'
+complete -c cssctl -n '__cssctl_at \'cssctl scans create\'' -l severity -x -a '(__cssctl_list critical high medium low info)' -d 'narrow the findings report (sarif, junit, github) to these severities; never the gate'
 complete -c cssctl -n '__cssctl_at \'cssctl scans create\'' -l no-step-summary -d 'do not append a summary to $GITHUB_STEP_SUMMARY'
 complete -c cssctl -n '__cssctl_at \'cssctl scans create\'' -l output -s o -x -a 'table json ndjson csv sarif junit github' -d 'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github'
 complete -c cssctl -n '__cssctl_at \'cssctl scans list\'' -l status -x -a 'queued running completed failed' -d 'only scans with this status (e.g. queued, running, completed, failed)'
@@ -248,12 +261,12 @@ complete -c cssctl -n '__cssctl_at \'cssctl scans list\'' -l output -s o -x -a '
 complete -c cssctl -n '__cssctl_at \'cssctl scans get\'' -l output -s o -x -a 'table json ndjson csv' -d 'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github'
 complete -c cssctl -n '__cssctl_at \'cssctl scans wait\'' -l fail-on -x -a 'critical high medium low info' -d 'exit 10 if the scan has a finding at or above this severity'
 complete -c cssctl -n '__cssctl_at \'cssctl scans wait\'' -l wait-timeout -r -F -d 'give up waiting after this long (exit 9)'
-complete -c cssctl -n '__cssctl_at \'cssctl scans wait\'' -l severity -x -a 'critical high medium low info' -d 'narrow the findings report (sarif, junit, github) to these severities; never the gate'
+complete -c cssctl -n '__cssctl_at \'cssctl scans wait\'' -l severity -x -a '(__cssctl_list critical high medium low info)' -d 'narrow the findings report (sarif, junit, github) to these severities; never the gate'
 complete -c cssctl -n '__cssctl_at \'cssctl scans wait\'' -l no-step-summary -d 'do not append a summary to $GITHUB_STEP_SUMMARY'
 complete -c cssctl -n '__cssctl_at \'cssctl scans wait\'' -l output -s o -x -a 'table json ndjson csv sarif junit github' -d 'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github'
 complete -c cssctl -n '__cssctl_at \'cssctl findings\'' -a 'list' -d 'list findings, most severe first when several severities are asked for'
 complete -c cssctl -n '__cssctl_at \'cssctl findings\'' -l output -s o -x -a 'table json ndjson csv sarif junit github' -d 'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github'
-complete -c cssctl -n '__cssctl_at \'cssctl findings list\'' -l severity -x -a 'critical high medium low info' -d 'only these severities: critical, high, medium, low, info (repeatable)'
+complete -c cssctl -n '__cssctl_at \'cssctl findings list\'' -l severity -x -a '(__cssctl_list critical high medium low info)' -d 'only these severities: critical, high, medium, low, info (repeatable)'
 complete -c cssctl -n '__cssctl_at \'cssctl findings list\'' -l scan -r -F -d 'only the findings of this scan'
 complete -c cssctl -n '__cssctl_at \'cssctl findings list\'' -l limit -r -F -d 'items per page'
 complete -c cssctl -n '__cssctl_at \'cssctl findings list\'' -l offset -r -F -d 'start at this item'
@@ -267,7 +280,7 @@ complete -c cssctl -n '__cssctl_at \'cssctl webhooks\'' -a 'listen' -d 'receive 
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks\'' -a 'trigger' -d 'send a correctly signed sample delivery to a receiver, to test it'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks\'' -l output -s o -x -a 'table json ndjson csv sarif junit github' -d 'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks create\'' -l url -r -F -d 'https:// receiver (http:// only for loopback hosts)'
-complete -c cssctl -n '__cssctl_at \'cssctl webhooks create\'' -l events -x -a 'scan.completed scan.failed finding.critical finding.high compliance.score_dropped all' -d 'comma-separated: scan.completed, scan.failed, finding.critical, finding.high, compliance.score_dropped, or all'
+complete -c cssctl -n '__cssctl_at \'cssctl webhooks create\'' -l events -x -a '(__cssctl_list scan.completed scan.failed finding.critical finding.high compliance.score_dropped all)' -d 'comma-separated: scan.completed, scan.failed, finding.critical, finding.high, compliance.score_dropped, or all'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks create\'' -l secret-stdin -d 'read the signing secret from standard input (else CSSCTL_WEBHOOK_SECRET, else generated)'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks create\'' -l output -s o -x -a 'table json ndjson csv' -d 'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks list\'' -l limit -r -F -d 'items per page'

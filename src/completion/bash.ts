@@ -21,8 +21,10 @@ export function bashScript(root: CommandSpec): string {
       return `    ${words}) canon=${sq(s.name)} ;;`;
     }),
   );
-  const values = valueEntries(cmds).map(({ pattern, values: v }) =>
-    isDynamic(v) ? `    ${pattern}) dyn=${v.dynamic} ;;` : `    ${pattern}) vals=${sq(v.join(' '))} ;;`,
+  const values = valueEntries(cmds).map(({ pattern, values: v, list }) =>
+    isDynamic(v)
+      ? `    ${pattern}) dyn=${v.dynamic} ;;`
+      : `    ${pattern}) vals=${sq(v.join(' '))}${list ? ' list=1' : ''} ;;`,
   );
   return `# bash completion for ${root.name}. ${HEADER}
 
@@ -41,7 +43,7 @@ ${canon.join('\n')}
 }
 
 __cssctl_values() {
-  vals='' dyn=''
+  vals='' dyn='' list=''
   case "$1" in
 ${values.join('\n')}
   esac
@@ -49,7 +51,7 @@ ${values.join('\n')}
 
 _cssctl() {
   local cur=\${COMP_WORDS[COMP_CWORD]} path=${root.name} npos=0 i w skip=0 flag=''
-  local subs flags vflags canon vals dyn
+  local subs flags vflags canon vals dyn list
   COMPREPLY=()
   __cssctl_spec "$path"
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -96,8 +98,13 @@ _cssctl() {
     __cssctl_values "$path#$npos"
   fi
   [[ -n $dyn ]] && vals=$("\${COMP_WORDS[0]}" __complete "$dyn" 2>/dev/null)
+  if [[ -n $list && $cur == *,* ]]; then
+    # a comma-separated list: complete the item after the last comma
+    prefix="$prefix\${cur%,*}," cur=\${cur##*,}
+  fi
   if [[ -n $vals ]]; then
     COMPREPLY=($(compgen -P "$prefix" -W "$vals" -- "$cur"))
+    [[ -n $list ]] && compopt -o nospace 2>/dev/null
   else
     compopt -o default 2>/dev/null
   fi

@@ -21,6 +21,7 @@ function flagLine(name: string, f: FlagSpec, condition?: string): string {
     if (!f.values) parts.push('-r -F');
     else if (isDynamic(f.values))
       parts.push(`-x -a ${fq(`(${name} __complete ${f.values.dynamic} 2>/dev/null)`)}`);
+    else if (f.list) parts.push(`-x -a ${fq(`(__cssctl_list ${f.values.join(' ')})`)}`);
     else parts.push(`-x -a ${fq(f.values.join(' '))}`);
   }
   if (f.description) parts.push(`-d ${fq(oneLine(f.description))}`);
@@ -122,6 +123,18 @@ function __cssctl_at
     else
         test $s[2] = $argv[2]
     end
+end
+
+# A comma-separated list: the current token's items so far, then each value.
+function __cssctl_list
+    set -l token (commandline -ct)
+    set -l head (string replace -r -- '^-[^=]*=' '' $token)
+    if string match -q -- '*,*' $head
+        set head (string replace -r -- ',[^,]*$' ',' $head)
+    else
+        set head ''
+    end
+    printf '%s\n' $head$argv
 end
 
 complete -c ${name} -f

@@ -7,6 +7,7 @@
 //     the severities, --status the scan statuses, --events and an <event> argument the webhook event
 //     types, -o/--output the output formats, --profile the profiles of config.json, a <key> argument the
 //     config keys.
+//     --severity and --events take comma-separated lists (LIST_FLAGS): after a comma the values come again.
 //   - An option or argument with a fixed set of values may use commander's own `.choices([...])`: the
 //     generator reads them (commander then also rejects other values).
 //   - Otherwise attach them without changing parsing:

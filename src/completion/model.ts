@@ -2,7 +2,7 @@
 // flag and enumerated value appears without being listed here.
 import type { Argument, Command, Option } from 'commander';
 import { completionOf, type CommandCompletion, type CompletionValues } from './meta.js';
-import { ALL_OUTPUTS, DEFAULT_OUTPUTS, VALUES_BY_ARGUMENT, VALUES_BY_FLAG } from './values.js';
+import { ALL_OUTPUTS, DEFAULT_OUTPUTS, LIST_FLAGS, VALUES_BY_ARGUMENT, VALUES_BY_FLAG } from './values.js';
 
 export interface FlagSpec {
   long?: string;
@@ -10,6 +10,8 @@ export interface FlagSpec {
   takesValue: boolean;
   description: string;
   values?: CompletionValues;
+  /** The value is a comma-separated list of values. */
+  list?: boolean;
 }
 
 export interface ArgSpec {
@@ -72,6 +74,7 @@ function flagSpec(option: Option, cmd: Command): FlagSpec {
     takesValue,
     description: option.description,
     values: takesValue ? optionValues(option, cmd) : undefined,
+    ...(takesValue && option.long && LIST_FLAGS.has(option.long) ? { list: true } : {}),
   };
 }
 

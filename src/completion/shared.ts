@@ -13,8 +13,10 @@ export function sq(s: string): string {
  * Case patterns (sh syntax, already quoted) for the values of each value-taking flag (`path|--flag`) and
  * each positional argument (`path#index`; a variadic last argument matches every later index too).
  */
-export function valueEntries(cmds: CommandSpec[]): { pattern: string; values: CompletionValues }[] {
-  const out: { pattern: string; values: CompletionValues }[] = [];
+export function valueEntries(
+  cmds: CommandSpec[],
+): { pattern: string; values: CompletionValues; list?: boolean }[] {
+  const out: { pattern: string; values: CompletionValues; list?: boolean }[] = [];
   for (const c of cmds) {
     const p = c.path.join(' ');
     for (const f of c.flags) {
@@ -24,6 +26,7 @@ export function valueEntries(cmds: CommandSpec[]): { pattern: string; values: Co
           .map((n) => sq(`${p}|${n}`))
           .join('|'),
         values: f.values,
+        list: f.list,
       });
     }
     c.args.forEach((a, i) => {

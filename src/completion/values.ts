@@ -24,6 +24,9 @@ export const VALUES_BY_FLAG: Readonly<Record<string, CompletionValues>> = {
   '--profile': { dynamic: 'profiles' },
 };
 
+/** Flags whose value is a comma-separated list of those values (`--severity high,medium`). */
+export const LIST_FLAGS: ReadonlySet<string> = new Set(['--severity', '--events']);
+
 /** Values of a positional argument, by its name (`<event>`, `<key>`). */
 export const VALUES_BY_ARGUMENT: Readonly<Record<string, CompletionValues>> = {
   event: EVENT_TYPES,

@@ -27,10 +27,10 @@ export function zshScript(root: CommandSpec): string {
       return `    (${words}) canon=${sq(s.name)} ;;`;
     }),
   );
-  const values = valueEntries(cmds).map(({ pattern, values: v }) =>
+  const values = valueEntries(cmds).map(({ pattern, values: v, list }) =>
     isDynamic(v)
       ? `    (${pattern}) dyn=${v.dynamic} ;;`
-      : `    (${pattern}) vals=(${v.map(sq).join(' ')}) ;;`,
+      : `    (${pattern}) vals=(${v.map(sq).join(' ')})${list ? ' list=1' : ''} ;;`,
   );
   return `#compdef ${root.name}
 # zsh completion for ${root.name}. ${HEADER}
@@ -50,14 +50,14 @@ ${canon.join('\n')}
 }
 
 __cssctl_values() {
-  vals=() dyn=
+  vals=() dyn= list=
   case $1 in
 ${values.join('\n')}
   esac
 }
 
 _cssctl() {
-  local cmdpath=${root.name} cur=\${words[CURRENT]} w flag= canon= dyn=
+  local cmdpath=${root.name} cur=\${words[CURRENT]} w flag= canon= dyn= list=
   local -i i npos=0 skip=0
   local -a subs flags vflags vals
   __cssctl_spec $cmdpath
@@ -102,7 +102,11 @@ _cssctl() {
     __cssctl_values "$cmdpath#$npos"
   fi
   [[ -n $dyn ]] && vals=(\${(f)"$(\${words[1]} __complete $dyn 2>/dev/null)"})
-  if (( $#vals )); then
+  if (( $#vals )) && [[ -n $list ]]; then
+    # a comma-separated list: complete the item after the last comma; a comma follows, removed on space
+    compset -P '*,'
+    compadd -qS, -a vals
+  elif (( $#vals )); then
     compadd -a vals
   else
     _default

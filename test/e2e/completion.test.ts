@@ -179,6 +179,13 @@ const cases = (): Case[] => [
     skip: !severityPath,
   },
   {
+    name: '--severity high,<TAB> (a comma-separated list)',
+    words: [...(severityPath ?? []), '--severity'],
+    cur: 'high,',
+    expected: SEVERITIES.map((v) => `high,${v}`),
+    skip: !severityPath,
+  },
+  {
     name: '--fail-on <TAB>',
     words: [...(failOnPath ?? []), '--fail-on'],
     cur: '',
@@ -315,6 +322,11 @@ describeTmux('zsh at a real terminal (tmux)', () => {
       for (const v of SEVERITIES) expect(sev).toContain(v);
     }
     if (statusPath) await tab(s, `cssctl ${statusPath.join(' ')} --status `, listing(SCAN_STATUSES));
+    if (severityPath) {
+      // A comma-separated list: after the comma, the values again.
+      const more = await tab(s, `cssctl ${severityPath.join(' ')} --severity high,`, listing(SEVERITIES));
+      expect(more).toMatch(/--severity high,\s*$/m);
+    }
   });
 
   it('completions/_cssctl installed on $fpath completes as well', async () => {

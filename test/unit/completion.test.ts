@@ -67,6 +67,8 @@ describe('the completion model', () => {
     const list = at('findings', 'list');
     expect(flag(list, '--severity')?.values).toEqual(SEVERITIES);
     expect(flag(list, '--status')?.values).toEqual(SCAN_STATUSES);
+    expect(flag(list, '--severity')?.list).toBe(true);
+    expect(flag(list, '--status')?.list).toBeUndefined();
     expect(flag(list, '--region')?.values).toEqual(['eu', 'us']);
     expect(flag(list, '--mode')?.values).toEqual(['fast', 'full']);
     expect(flag(list, '--limit')?.values).toBeUndefined();
