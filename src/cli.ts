@@ -5,6 +5,7 @@ import { ApiError, CliError, ExitCode, InterruptedError, UsageError, exitCodeFor
 import { IO, type Streams } from './core/io.js';
 import { terminalText } from './core/terminal-text.js';
 import { registerCommands } from './commands/index.js';
+import { registerCompletion } from './commands/completion/index.js';
 import { VERSION } from './version.js';
 
 export interface MainOptions {
@@ -75,7 +76,11 @@ function helpAsFlag(argv: string[]): string[] {
   return argv;
 }
 
-export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Command {
+export function buildProgram(
+  io: IO,
+  makeContext: (cmd: Command) => Context,
+  env: NodeJS.ProcessEnv = process.env,
+): Command {
   const program = new Command('cssctl')
     .description('Command-line client for the cloud security scanning service')
     .version(VERSION, '--version', 'print the version')
@@ -105,6 +110,7 @@ export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Co
   });
   program.exitOverride();
   registerCommands(program, makeContext);
+  registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {
     cmd.exitOverride();
@@ -140,7 +146,7 @@ export async function main(opts: MainOptions): Promise<number> {
   // Errors follow the resolved output (a profile's saved `output: json` too), not only the argv.
   const jsonErrors = () => early.jsonErrors || (ctx?.jsonErrors() ?? false);
 
-  const program = buildProgram(io, makeContext);
+  const program = buildProgram(io, makeContext, opts.env);
   try {
     await program.parseAsync(helpAsFlag(opts.argv), { from: 'user' });
     return ExitCode.ok;
