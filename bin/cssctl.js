@@ -12,10 +12,6 @@ if (process.env.FORCE_COLOR !== undefined) delete process.env.NO_COLOR;
 if (!answerEarly(process.argv.slice(2))) {
   // Compiled code of the bundle is kept between runs (in the OS temp folder; NODE_COMPILE_CACHE moves it).
   process.getBuiltinModule('node:module').enableCompileCache?.();
-  // An export allocates fast and keeps little: left alone, V8 grows its young generation to 128 MB and old
-  // space with it, and 100,000 findings peak near 230 MB. Kept small, they stay under 100 MB at the same
-  // speed (scripts/bench.mjs measures both).
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --optimize-for-size');
   // --verbose stack traces point into the TypeScript sources through dist/*.map; other runs never read them.
   if (process.argv.includes('--verbose') || process.env.CSSCTL_DEBUG === '1')
     process.setSourceMapsEnabled(true);

@@ -8,16 +8,6 @@ import { fileURLToPath } from 'node:url';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-/** See scripts/stubs/ajv.js: conf's schema validator, never used by cssctl, stays out of the bundle. */
-const withoutAjv = {
-  name: 'without-ajv',
-  setup(b) {
-    b.onResolve({ filter: /^ajv(-formats)?(\/|$)/ }, () => ({
-      path: fileURLToPath(new URL('./stubs/ajv.js', import.meta.url)),
-    }));
-  },
-};
-
 /**
  * undici as a request uses it (src/core/http/undici.ts imports its Agent and request API directly):
  * - `node:http2` (~10 ms to load) only when a connection negotiates HTTP/2: undici's h2 client reads
@@ -107,7 +97,7 @@ await build({
   ...common,
   entryPoints: { cli: 'src/cli.ts' },
   // undiciParts first: its node:http2 stand-in wins over the lazy built-in.
-  plugins: [withoutAjv, undiciParts, lazyBuiltins],
+  plugins: [undiciParts, lazyBuiltins],
   // As in Node's own build of undici: leaves out its experimental Milo parser (two more WASM modules).
   define: { ...common.define, esbuildDetection: 'true' },
   outdir: 'dist',
@@ -121,5 +111,12 @@ await build({
   keepNames: true,
 });
 await build({ ...common, entryPoints: { sandbox: 'test/sandbox/main.ts' }, outdir: 'dist' });
+// keytar in a child process cssctl can kill (src/core/keychain.ts).
+await build({
+  ...common,
+  entryPoints: { 'keychain-worker': 'src/core/keychain-worker.ts' },
+  outdir: 'dist',
+  minify: true,
+});
 // dist/help.json: --version and --help answered by bin/cssctl.js without loading the CLI.
 await (await import('./gen-help.mjs')).writeHelpFile();

@@ -26,6 +26,8 @@ npm_ci() {
 
 # node_modules matching package-lock.json, skipped when already in step.
 ensure_deps() {
+  # A node_modules that is a link belongs to another checkout (a git worktree sharing it): never reinstall it.
+  if [ -L node_modules ]; then return 0; fi
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     npm_ci
   fi

@@ -6,6 +6,7 @@ import { IO, type Streams } from './core/io.js';
 import { isBrokenPipe } from './core/sink.js';
 import { terminalText } from './core/terminal-text.js';
 import { registerCommands } from './commands/index.js';
+import { registerCompletion } from './commands/completion/index.js';
 import { VERSION } from './version.js';
 
 export interface MainOptions {
@@ -23,19 +24,64 @@ export interface MainOptions {
  */
 function earlyFlags(argv: string[], env: NodeJS.ProcessEnv) {
   const args = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined);
-  const outIdx = args.findIndex((a) => a === '-o' || a === '--output');
-  const eqOut =
-    args.find((a) => a.startsWith('--output='))?.slice(9) ?? args.find((a) => /^-o\w/.test(a))?.slice(2);
-  const output = eqOut ?? (outIdx >= 0 ? args[outIdx + 1] : undefined);
+  let output: string | undefined;
+  let quiet = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-q' || a === '--quiet') quiet = true;
+    else if (a === '-o' || a === '--output') output = args[i + 1];
+    else if (a.startsWith('--output=')) output = a.slice(9);
+    else if (/^-[a-zA-Z]{2,}/.test(a)) {
+      // A cluster of short flags: `-qo json`, `-qojson`, `-ojson`.
+      for (let j = 1; j < a.length; j++) {
+        const c = a[j];
+        if (c === 'q') quiet = true;
+        else if (c === 'o') {
+          output = a.slice(j + 1) || args[i + 1];
+          break;
+        } else if (c === 'w') break; // -w takes the rest as its value
+      }
+    }
+  }
   return {
-    quiet: args.includes('-q') || args.includes('--quiet'),
+    quiet,
     verbose: args.includes('--verbose') || env.CSSCTL_DEBUG === '1',
     noColor: args.includes('--no-color'),
     jsonErrors: args.includes('--json') || output === 'json' || output === 'ndjson',
   };
 }
 
-export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Command {
+/** Global options that take a value, so `cssctl --profile p help x` finds the `help` word. */
+const VALUE_OPTIONS = new Set([
+  '--profile',
+  '--base-url',
+  '-w',
+  '--workspace',
+  '-o',
+  '--output',
+  '--timeout',
+  '--max-wait',
+]);
+
+/** `cssctl help [command...]` is `cssctl [command...] --help`. */
+function helpAsFlag(argv: string[]): string[] {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return argv;
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    return a === 'help' ? [...argv.slice(0, i), ...argv.slice(i + 1), '--help'] : argv;
+  }
+  return argv;
+}
+
+export function buildProgram(
+  io: IO,
+  makeContext: (cmd: Command) => Context,
+  env: NodeJS.ProcessEnv = process.env,
+): Command {
   const program = new Command('cssctl')
     .description('Command-line client for the cloud security scanning service')
     .version(VERSION, '--version', 'print the version')
@@ -68,6 +114,7 @@ export function buildProgram(io: IO, makeContext: (cmd: Command) => Context): Co
   });
   program.exitOverride();
   registerCommands(program, makeContext);
+  registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {
     cmd.exitOverride();
@@ -95,27 +142,30 @@ export async function main(opts: MainOptions): Promise<number> {
     noColorFlag: early.noColor,
   });
   const signal = opts.signal ?? new AbortController().signal;
+  let ctx: Context | undefined;
   const makeContext = (cmd: Command) =>
-    new Context({
+    (ctx = new Context({
       io,
       env: opts.env,
       globals: cmd.optsWithGlobals<GlobalOptions>(),
       signal,
       clock: opts.clock,
       argv: opts.argv,
-    });
+    }));
+  // Errors follow the resolved output (a profile's saved `output: json` too), not only the argv.
+  const jsonErrors = () => early.jsonErrors || (ctx?.jsonErrors() ?? false);
 
-  const program = buildProgram(io, makeContext);
+  const program = buildProgram(io, makeContext, opts.env);
   let code: number = ExitCode.ok;
   try {
-    await program.parseAsync(opts.argv, { from: 'user' });
+    await program.parseAsync(helpAsFlag(opts.argv), { from: 'user' });
   } catch (err) {
-    code = await failed(err, io, signal, early.jsonErrors);
+    code = await failed(err, io, signal, jsonErrors());
   }
   // Output that could not be written is never a success (a reader leaving early is not worth a word).
   const unwritten = await io.finishOutput();
   if (unwritten && code === ExitCode.ok && !isBrokenPipe(io.outputFailure)) {
-    reportError(io, unwritten, early.jsonErrors);
+    reportError(io, unwritten, jsonErrors());
     code = exitCodeFor(unwritten);
   }
   return code;

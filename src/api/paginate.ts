@@ -25,7 +25,9 @@ function describe(body: unknown): string {
     const arrays = Object.entries(body as object).filter(([, v]) => Array.isArray(v));
     return arrays.length > 1
       ? `an object with ${arrays.length} arrays: ${arrays.map(([k]) => k).join(', ')}`
-      : 'an object without an array of items';
+      : arrays.length === 1
+        ? 'an object that is not a page'
+        : 'an object without an array of items';
   }
   return `a ${typeof body}`;
 }
@@ -42,9 +44,12 @@ export function readPage<T>(body: unknown, key: string): Page<T> {
     const b = body as Record<string, unknown>;
     let items = b[key];
     if (!Array.isArray(items)) {
-      const arrays = Object.values(b).filter(Array.isArray);
-      if (arrays.length !== 1) throw new NotAListError(describe(body));
-      items = arrays[0];
+      // Under another name, the one array of an object that looks like a page (a record such as
+      // `{"id": …, "tags": [...]}` is not a list of tags).
+      const arrays = Object.entries(b).filter(([, v]) => Array.isArray(v));
+      const pageLike = arrays.length === Object.keys(b).length || PAGE_FIELDS.some((f) => f in b);
+      if (arrays.length !== 1 || !pageLike) throw new NotAListError(describe(body));
+      items = arrays[0]![1];
     }
     return {
       items: items as T[],
@@ -55,6 +60,8 @@ export function readPage<T>(body: unknown, key: string): Page<T> {
   }
   throw new NotAListError(describe(body));
 }
+
+const PAGE_FIELDS = ['total', 'limit', 'offset', 'count', 'next'];
 
 function count(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
@@ -154,22 +161,16 @@ export class Paginator<T> implements AsyncIterable<T> {
           );
         break;
       }
-      // A page identical to one already read: the service ignores offset; following it would loop forever.
-      // Items with ids are told apart by their ids (no second stringify of every item of an export).
+      // Items without ids cannot be told apart one by one: a page identical to one already read means the
+      // service ignores offset, and following it would loop forever. (Items with ids are checked below.)
       const ids = page.items.map((item) => this.idOf(item));
-      const key = ids.every((id) => id !== undefined) ? ids.join('\u0000') : JSON.stringify(page.items);
-      const fingerprint = createHash('sha256').update(key).digest('base64');
-      if (seenPages.has(fingerprint)) {
-        this.warn('the service sent a page already read (it may ignore offset); stopping');
-        break;
-      }
-      seenPages.add(fingerprint);
-      const next = pageStart + page.items.length;
-      if (this.total !== undefined && next < this.total && page.items.length <= this.opts.pageSize) {
-        // The next page is asked for while this one is written: an export waits on the service or on its
-        // output, not on each in turn. Still one request at a time; its failure surfaces when it is read.
-        pending = this.fetchPage(next, this.opts.pageSize);
-        pending.catch(() => undefined);
+      if (ids.every((id) => id === undefined)) {
+        const fingerprint = createHash('sha256').update(JSON.stringify(page.items)).digest('base64');
+        if (seenPages.has(fingerprint)) {
+          this.warn('the service sent a page already read (it may ignore offset); stopping');
+          break;
+        }
+        seenPages.add(fingerprint);
       }
       const fresh: T[] = [];
       const ends: number[] = [];
@@ -182,6 +183,18 @@ export class Paginator<T> implements AsyncIterable<T> {
         if (id !== undefined) recent.add(id);
         fresh.push(item);
         ends.push(pageStart + i + 1);
+      }
+      const next = pageStart + page.items.length;
+      if (
+        fresh.length > 0 &&
+        this.total !== undefined &&
+        next < this.total &&
+        page.items.length <= this.opts.pageSize
+      ) {
+        // The next page is asked for while this one is written: an export waits on the service or on its
+        // output, not on each in turn. Still one request at a time; its failure surfaces when it is read.
+        pending = this.fetchPage(next, this.opts.pageSize);
+        pending.catch(() => undefined);
       }
       if (fresh.length > 0) yield { items: fresh, ends };
       this.position = pageStart + page.items.length;

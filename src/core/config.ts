@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type Conf from 'conf';
 import { CliError, UsageError } from './errors.js';
+import { writeFileAtomic } from './files.js';
 import { normalizeBaseUrl } from './url.js';
 
 export const CONFIG_KEYS = ['base_url', 'workspace', 'email', 'output'] as const;
@@ -10,11 +10,9 @@ export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type Profile = Partial<Record<ConfigKey, string>>;
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'sarif', 'junit', 'github'] as const;
+/** Report formats (cli-contract.md §3): offered by the findings and scan-report commands only, never a saved default. */
+export const REPORT_FORMATS: readonly string[] = ['sarif', 'junit', 'github'];
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-interface ConfigShape {
-  profiles: Record<string, Profile>;
-}
 
 /** `$CSSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/cssctl`, else the platform's config folder. */
 export function configDir(env: NodeJS.ProcessEnv): string {
@@ -24,18 +22,6 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   if (process.platform === 'darwin' && !env.XDG_CONFIG_HOME)
     return join(home, 'Library', 'Preferences', 'cssctl');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'cssctl');
-}
-
-/** Creates the config folder private to the user (it may hold the fallback credential file). */
-export function ensurePrivateDir(dir: string): void {
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  else if (process.platform !== 'win32') {
-    try {
-      chmodSync(dir, 0o700);
-    } catch {
-      // A folder we do not own: leave it; the credential file itself is still 0600.
-    }
-  }
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -88,59 +74,147 @@ export function isConfigKey(key: string): key is ConfigKey {
   return (CONFIG_KEYS as readonly string[]).includes(key);
 }
 
-/** The profiles in config.json, read and written through conf (atomic writes). Never holds a secret. */
+/** A profile as config.json holds it: hand-edited, so any value may be of any type. */
+export type RawProfile = Partial<Record<ConfigKey, unknown>>;
+
+/** The error for a hand-edited profile value that is not valid: names config.json, the profile and the key. */
+export function invalidProfileValue(
+  file: string,
+  profile: string,
+  key: ConfigKey,
+  problem: string,
+): UsageError {
+  return new UsageError(`${file}: invalid ${key} in profile "${profile}": ${problem}`, {
+    hint: `fix it with cssctl config set ${key} <value>, or remove it with cssctl config unset ${key}`,
+  });
+}
+
+/**
+ * Checks one profile value read from config.json. A non-string is reported as such; a string goes through
+ * the same validation as a flag, its message prefixed with the file and the key.
+ */
+export function checkProfileValue(file: string, profile: string, key: ConfigKey, raw: unknown): string {
+  if (typeof raw !== 'string') {
+    throw invalidProfileValue(file, profile, key, `expected a string, found ${describeJson(raw)}`);
+  }
+  try {
+    const v = validateConfigValue(key, raw);
+    if (key === 'output' && REPORT_FORMATS.includes(v))
+      throw new UsageError(`${v} is a report format for findings only`);
+    return v;
+  } catch (err) {
+    throw invalidProfileValue(file, profile, key, (err as Error).message);
+  }
+}
+
+function describeJson(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+interface ConfigShape {
+  profiles: Record<string, unknown>;
+  [other: string]: unknown;
+}
+
+/**
+ * The profiles in config.json. Reading never creates or changes anything (read-only commands write nothing,
+ * cli-contract.md §6); writes go through writeFileAtomic (0600 file, 0700 folder when cssctl creates it).
+ * A file that cannot be read is reported only when a value from it is needed, so `logout` still works.
+ * Never holds a secret.
+ */
 export class ConfigStore {
-  private constructor(
-    private readonly conf: Conf<ConfigShape>,
-    readonly dir: string,
-  ) {}
+  readonly path: string;
+  private data: ConfigShape = { profiles: {} };
+  private error?: CliError;
+
+  private constructor(readonly dir: string) {
+    this.path = join(dir, 'config.json');
+    this.load();
+  }
 
   static async open(dir: string): Promise<ConfigStore> {
-    ensurePrivateDir(dir);
-    const { default: ConfCtor } = await import('conf');
+    return new ConfigStore(dir);
+  }
+
+  static openSync(dir: string): ConfigStore {
+    return new ConfigStore(dir);
+  }
+
+  private load(): void {
+    let text: string;
     try {
-      const conf = new ConfCtor<ConfigShape>({
-        cwd: dir,
-        configName: 'config',
-        projectName: 'cssctl',
-        projectSuffix: '',
-        defaults: { profiles: {} },
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
-        watch: false,
-      });
-      return new ConfigStore(conf, dir);
+      text = readFileSync(this.path, 'utf8');
     } catch (err) {
-      const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-      throw new CliError(`cannot read ${join(dir, 'config.json')}: ${why}`, {
-        hint: 'fix the file by hand or move it aside; cssctl will not overwrite it',
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      this.error = new CliError(`cannot read ${this.path}: ${(err as Error).message.split('\n')[0]}`);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = text.trim() === '' ? {} : JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch (err) {
+      this.error = this.unreadable(`not valid JSON (${(err as Error).message.split('\n')[0]})`);
+      return;
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      this.error = this.unreadable('expected a JSON object');
+      return;
+    }
+    const shape = parsed as Partial<ConfigShape>;
+    const profiles = shape.profiles ?? {};
+    if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) {
+      this.error = this.unreadable('"profiles" must be an object');
+      return;
+    }
+    this.data = { ...shape, profiles: profiles as Record<string, unknown> };
+  }
+
+  private unreadable(why: string): CliError {
+    return new CliError(`cannot read ${this.path}: ${why}`, {
+      hint: 'fix the file by hand or move it aside; cssctl will not overwrite it',
+    });
+  }
+
+  /** The profile as stored (values unchecked); throws when config.json itself cannot be read. */
+  profile(name: string): RawProfile {
+    if (this.error) throw this.error;
+    const p = Object.hasOwn(this.data.profiles, name) ? this.data.profiles[name] : undefined;
+    if (p === undefined) return {};
+    if (!p || typeof p !== 'object' || Array.isArray(p)) {
+      throw new UsageError(`${this.path}: profile "${name}" must be an object`, {
+        hint: 'fix the file by hand or move it aside',
       });
     }
-  }
-
-  get path(): string {
-    return this.conf.path;
-  }
-
-  profile(name: string): Profile {
-    const profiles = this.conf.get('profiles');
-    const p = profiles && typeof profiles === 'object' ? profiles[name] : undefined;
-    return p && typeof p === 'object' ? { ...p } : {};
+    return { ...(p as RawProfile) };
   }
 
   profileNames(): string[] {
-    return Object.keys(this.conf.get('profiles') ?? {});
+    if (this.error) throw this.error;
+    return Object.keys(this.data.profiles);
   }
 
-  /** Sets (string) or removes (undefined) keys of one profile in a single atomic write. */
+  /**
+   * Sets (string) or removes (undefined) keys of one profile in a single atomic write. Other keys, even
+   * invalid ones, are kept as they are, so `config set` can fix one value without touching the rest.
+   */
   update(name: string, changes: Profile): void {
-    const profiles = { ...(this.conf.get('profiles') ?? {}) };
-    const next: Profile = { ...(profiles[name] ?? {}) };
+    this.error = undefined;
+    this.data = { profiles: {} };
+    this.load(); // the latest file: another process may have written since
+    if (this.error) throw this.error;
+    const old = this.data.profiles[name];
+    const next: Record<string, unknown> =
+      old && typeof old === 'object' && !Array.isArray(old) ? { ...(old as object) } : {};
     for (const [k, v] of Object.entries(changes) as [ConfigKey, string | undefined][]) {
       if (v === undefined) delete next[k];
       else next[k] = v;
     }
-    profiles[name] = next;
-    this.conf.set('profiles', profiles);
+    const data: ConfigShape = { ...this.data, profiles: { ...this.data.profiles, [name]: next } };
+    writeFileAtomic(this.path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
+    this.data = data;
   }
 }

@@ -1,6 +1,8 @@
 import { systemClock, type Clock } from './clock.js';
 import {
+  CONFIG_KEYS,
   ConfigStore,
+  checkProfileValue,
   configDir,
   validateOutput,
   validateProfileName,
@@ -8,15 +10,16 @@ import {
   type ConfigKey,
   type OutputFormat,
   type Profile,
+  type RawProfile,
 } from './config.js';
 import { Credentials, parseStoreMode } from './credentials.js';
-import { UsageError } from './errors.js';
+import { CliError, UsageError } from './errors.js';
 import { ApiClient } from './http/client.js';
 import { withLogging } from './http/log.js';
 import { createPlainSender, type PlainSend } from './http/plain.js';
 import { RateLimiter } from './http/ratelimit.js';
 import { withRetry } from './http/retry.js';
-import { Session, type TokenResponse } from './http/session.js';
+import { Session, envToken, type TokenResponse } from './http/session.js';
 import { createTransport } from './http/transport.js';
 import type { Send } from './http/types.js';
 import type { IO } from './io.js';
@@ -42,16 +45,29 @@ export type Source = 'flag' | 'env' | 'profile' | 'default' | 'unset';
 
 export interface Settings {
   profile: string;
-  baseUrl?: string;
-  workspace?: string;
-  email?: string;
-  output: OutputFormat;
+  /** Each of these is resolved when first read: an invalid value throws (naming config.json and the key
+   *  when it comes from the profile) only for the commands that use it. */
+  readonly baseUrl?: string;
+  readonly workspace?: string;
+  readonly email?: string;
+  readonly output: OutputFormat;
   timeoutMs: number;
   maxWaitMs: number;
   /** Where each profile key's effective value came from (for `config list`). */
-  sources: Record<ConfigKey, Source>;
-  /** The effective value of each profile key. */
-  values: Profile;
+  readonly sources: Record<ConfigKey, Source>;
+  /** The effective value of each profile key that is valid. */
+  readonly values: Profile;
+  /** A key's effective value; throws when it is invalid. */
+  value(key: ConfigKey): string | undefined;
+  /** Why a key's value is invalid, or undefined when it is valid or unset. */
+  problem(key: ConfigKey): string | undefined;
+  /** The value as given (flag, env or config.json), valid or not. */
+  raw(key: ConfigKey): unknown;
+  /**
+   * The output format, or `fallback` when the profile's saved `output` is invalid — for `config` and
+   * `logout`, which must work whatever the profile holds. An invalid flag still throws.
+   */
+  outputOr(fallback: OutputFormat): OutputFormat;
 }
 
 function seconds(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -65,52 +81,120 @@ function seconds(name: string, raw: string | undefined, fallback: number, min: n
   return n;
 }
 
-/** flag > environment > profile > default, for every setting. */
+interface Field {
+  value?: string;
+  raw?: unknown;
+  source: Source;
+  error?: CliError;
+}
+
+/**
+ * flag > environment > profile > default, for every setting. Profile keys are resolved lazily, one by one,
+ * so one bad hand-edited value breaks only the commands that need it (cli-contract.md §6).
+ */
 export function resolveSettings(
   g: GlobalOptions,
   env: NodeJS.ProcessEnv,
-  profile: Profile,
+  profile: RawProfile,
   profileName: string,
+  opts: { file?: string; profileError?: CliError } = {},
 ): Settings {
-  const sources = {} as Record<ConfigKey, Source>;
-  const values: Profile = {};
-  const pick = (
-    key: ConfigKey,
-    flag: string | undefined,
-    envValue: string | undefined,
-    norm: (v: string) => string,
-  ) => {
-    let v: string | undefined;
-    if (flag !== undefined) [v, sources[key]] = [norm(flag), 'flag'];
-    else if (envValue) [v, sources[key]] = [norm(envValue), 'env'];
-    else if (profile[key])
-      [v, sources[key]] = [norm(profile[key]), 'profile']; // may be hand-edited
-    else sources[key] = 'unset';
-    if (v !== undefined) values[key] = v;
-    return v;
+  const file = opts.file ?? 'config.json';
+  const pick = (key: ConfigKey): { raw?: unknown; source: Source } => {
+    const flag =
+      key === 'base_url'
+        ? g.baseUrl
+        : key === 'workspace'
+          ? g.workspace
+          : key === 'output'
+            ? g.json
+              ? 'json'
+              : g.output
+            : undefined;
+    if (flag !== undefined) return { raw: flag, source: 'flag' };
+    const fromEnv = ENV_NAMES[key] ? env[ENV_NAMES[key]] : undefined;
+    if (fromEnv) return { raw: fromEnv, source: 'env' };
+    if (opts.profileError) return { source: 'profile' };
+    const raw = profile[key];
+    if (raw === undefined || raw === null || raw === '')
+      return key === 'output' ? { raw: 'table', source: 'default' } : { source: 'unset' };
+    return { raw, source: 'profile' };
   };
-  const baseUrl = pick('base_url', g.baseUrl, env.CSSCTL_BASE_URL, normalizeBaseUrl);
-  const workspace = pick('workspace', g.workspace, env.CSSCTL_WORKSPACE, validateWorkspace);
-  const email = pick('email', undefined, env.CSSCTL_EMAIL, (e) => e.trim());
-  const flagOutput = g.json ? 'json' : g.output;
-  let output = pick('output', flagOutput, undefined, validateOutput) as OutputFormat | undefined;
-  if (!output) {
-    output = 'table';
-    sources.output = 'default';
-    values.output = 'table';
-  }
+  const cache: Partial<Record<ConfigKey, Field>> = {};
+  const field = (key: ConfigKey): Field => {
+    if (cache[key]) return cache[key];
+    const { raw, source } = pick(key);
+    let f: Field = { raw, source };
+    if (source === 'profile' && opts.profileError) f.error = opts.profileError;
+    else if (source !== 'unset') {
+      try {
+        f.value =
+          source === 'profile' ? checkProfileValue(file, profileName, key, raw) : NORMALISE[key](String(raw));
+      } catch (err) {
+        if (!(err instanceof CliError)) throw err;
+        f = { raw, source, error: err };
+      }
+    }
+    cache[key] = f;
+    return f;
+  };
+  const value = (key: ConfigKey): string | undefined => {
+    const f = field(key);
+    if (f.error) throw f.error;
+    return f.value;
+  };
+  const timeoutMs = seconds('--timeout', g.timeout, 30, 0.001) * 1000;
+  const maxWaitMs = seconds('--max-wait', g.maxWait, 300, 0) * 1000;
   return {
     profile: profileName,
-    baseUrl,
-    workspace,
-    email,
-    output,
-    timeoutMs: seconds('--timeout', g.timeout, 30, 0.001) * 1000,
-    maxWaitMs: seconds('--max-wait', g.maxWait, 300, 0) * 1000,
-    sources,
-    values,
+    timeoutMs,
+    maxWaitMs,
+    get baseUrl() {
+      return value('base_url');
+    },
+    get workspace() {
+      return value('workspace');
+    },
+    get email() {
+      return value('email');
+    },
+    get output() {
+      return value('output') as OutputFormat;
+    },
+    get sources() {
+      return Object.fromEntries(CONFIG_KEYS.map((k) => [k, field(k).source])) as Record<ConfigKey, Source>;
+    },
+    get values() {
+      const out: Profile = {};
+      for (const k of CONFIG_KEYS) {
+        const f = field(k);
+        if (!f.error && f.value !== undefined) out[k] = f.value;
+      }
+      return out;
+    },
+    value,
+    problem: (key) => field(key).error?.message,
+    raw: (key) => field(key).raw,
+    outputOr(fallback) {
+      const f = field('output');
+      if (f.error && f.source === 'profile') return fallback;
+      return value('output') as OutputFormat;
+    },
   };
 }
+
+const ENV_NAMES: Partial<Record<ConfigKey, string>> = {
+  base_url: 'CSSCTL_BASE_URL',
+  workspace: 'CSSCTL_WORKSPACE',
+  email: 'CSSCTL_EMAIL',
+};
+
+const NORMALISE: Record<ConfigKey, (v: string) => string> = {
+  base_url: normalizeBaseUrl,
+  workspace: validateWorkspace,
+  email: (e) => e.trim(),
+  output: validateOutput,
+};
 
 export interface ContextInit {
   io: IO;
@@ -135,8 +219,8 @@ export class Context {
   readonly argv: readonly string[];
   readonly profileName: string;
   readonly configDir: string;
-  private configPromise?: Promise<ConfigStore>;
-  private settingsPromise?: Promise<Settings>;
+  private configStore?: ConfigStore;
+  private settingsValue?: Settings;
   private credentialsInstance?: Credentials;
   private sessionPromise?: Promise<Session>;
   private sendInstance?: Send;
@@ -154,16 +238,60 @@ export class Context {
     this.configDir = configDir(init.env);
   }
 
+  /** config.json, read once (reading creates nothing). */
+  configSync(): ConfigStore {
+    this.configStore ??= ConfigStore.openSync(this.configDir);
+    return this.configStore;
+  }
+
   config(): Promise<ConfigStore> {
-    this.configPromise ??= ConfigStore.open(this.configDir);
-    return this.configPromise;
+    return new Promise((resolve) => resolve(this.configSync()));
+  }
+
+  /** The settings (each profile value checked only when read); cheap enough to call from main(). */
+  settingsSync(): Settings {
+    if (!this.settingsValue) {
+      const store = this.configSync();
+      let profile: RawProfile = {};
+      let profileError: CliError | undefined;
+      try {
+        profile = store.profile(this.profileName);
+      } catch (err) {
+        if (!(err instanceof CliError)) throw err;
+        profileError = err;
+      }
+      this.settingsValue = resolveSettings(this.globals, this.env, profile, this.profileName, {
+        file: store.path,
+        profileError,
+      });
+    }
+    return this.settingsValue;
   }
 
   settings(): Promise<Settings> {
-    this.settingsPromise ??= this.config().then((c) =>
-      resolveSettings(this.globals, this.env, c.profile(this.profileName), this.profileName),
-    );
-    return this.settingsPromise;
+    return new Promise((resolve) => resolve(this.settingsSync()));
+  }
+
+  /** The valid base_url saved in the profile, whatever flag or env says; undefined when none. */
+  private profileBaseUrl(): string | undefined {
+    try {
+      const raw = this.configSync().profile(this.profileName).base_url;
+      return raw === undefined
+        ? undefined
+        : checkProfileValue('config.json', this.profileName, 'base_url', raw);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Whether errors should be printed as JSON: the resolved output, never throwing. */
+  jsonErrors(): boolean {
+    try {
+      const out = this.settingsSync().outputOr('table');
+      return out === 'json' || out === 'ndjson';
+    } catch {
+      return false;
+    }
   }
 
   credentials(): Credentials {
@@ -171,6 +299,8 @@ export class Context {
       parseStoreMode(this.env.CSSCTL_CREDENTIAL_STORE),
       this.configDir,
       this.env,
+      undefined,
+      { warn: (m) => this.io.warn(m), signal: this.signal },
     );
     return this.credentialsInstance;
   }
@@ -181,7 +311,7 @@ export class Context {
         profile: this.profileName,
         credentials: this.credentials(),
         clock: this.clock,
-        envToken: this.env.CSSCTL_TOKEN || undefined,
+        envToken: envToken(this.env.CSSCTL_TOKEN),
         refresh: async (refreshToken) =>
           (await this.api()).request<TokenResponse>({
             method: 'POST',
@@ -189,8 +319,18 @@ export class Context {
             body: { refresh_token: refreshToken },
             auth: false,
           }),
-        lock: (fn) => withFileLock(this.configDir, `refresh-${this.profileName}`, fn),
+        lock: (fn) =>
+          withFileLock(this.configDir, `refresh-${this.profileName}`, fn, (path) =>
+            this.io.notice(
+              `waiting for another cssctl process to finish refreshing the session (lock ${path}; taken over after 15 s if stale)`,
+            ),
+          ),
         onSecret: (s) => this.io.addSecret(s),
+        baseUrl: () => this.settingsSync().baseUrl,
+        profileBaseUrl: () => {
+          const s = this.settingsSync();
+          return s.sources.base_url === 'profile' ? s.baseUrl : this.profileBaseUrl();
+        },
       }),
     );
     return this.sessionPromise;

@@ -1,17 +1,9 @@
-import {
-  existsSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  chmodSync,
-  writeFileSync,
-  unlinkSync,
-} from 'node:fs';
+import { existsSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { CliError, UsageError } from './errors.js';
-import { ensurePrivateDir } from './config.js';
+import { CliError, InterruptedError, UsageError } from './errors.js';
+import { ensureDir, readableByOthers, writeFileAtomic } from './files.js';
 import { withFileLock } from './lock.js';
+import { ChildKeytar, KeychainTimeoutError, keychainWorkerPath } from './keychain.js';
 
 /** What a login leaves behind for a profile. Lives only in the keychain or the 0600 file. */
 export interface Tokens {
@@ -20,6 +12,8 @@ export interface Tokens {
   token_type?: string;
   /** Epoch milliseconds at which the access token expires. */
   expires_at: number;
+  /** The base URL of the service that issued them: they are sent nowhere else (cli-contract.md §5). */
+  base_url?: string;
 }
 
 export type StoreKind = 'keychain' | 'file';
@@ -51,7 +45,12 @@ function parseTokens(text: string | null | undefined): Tokens | undefined {
       access_token: t.access_token,
       refresh_token: typeof t.refresh_token === 'string' ? t.refresh_token : undefined,
       token_type: typeof t.token_type === 'string' ? t.token_type : undefined,
-      expires_at: typeof t.expires_at === 'number' ? t.expires_at : 0,
+      ...(typeof t.base_url === 'string' && t.base_url ? { base_url: t.base_url } : {}),
+      // A stored expiry past what a Date can hold (written by an older cssctl) must not break `auth status`.
+      expires_at:
+        typeof t.expires_at === 'number' && Number.isFinite(t.expires_at)
+          ? Math.max(0, Math.min(t.expires_at, 8.64e15))
+          : 0,
     };
   } catch {
     return undefined;
@@ -71,7 +70,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
       },
       (e: unknown) => {
         clearTimeout(t);
-        reject(new KeychainUnavailable(e instanceof Error ? e.message : String(e)));
+        reject(new KeychainUnavailable(e instanceof Error ? e.message : String(e), { cause: e }));
       },
     );
   });
@@ -82,28 +81,26 @@ export class KeychainStore implements CredentialStore {
   readonly kind = 'keychain' as const;
   constructor(private readonly keytar: Keytar) {}
 
-  /** Loads keytar and checks that a keychain answers; undefined when none can be reached. */
+  /**
+   * Starts the keychain helper (keytar in a child process, see keychain.ts) and checks that a keychain
+   * answers; undefined when none can be reached. `warn` hears why when a keychain exists but did not answer.
+   */
   static async connect(
     env: NodeJS.ProcessEnv,
-    timeoutMs = KEYCHAIN_TIMEOUT_MS,
+    opts: { timeoutMs?: number; signal?: AbortSignal; warn?: (message: string) => void } = {},
   ): Promise<KeychainStore | undefined> {
     // On Linux the Secret Service lives on the session bus: without one there is no keychain to ask.
     if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) return undefined;
-    let keytar: Keytar;
+    const worker = keychainWorkerPath();
+    if (!worker) return undefined;
+    const keytar = new ChildKeytar(worker, env, opts.timeoutMs ?? KEYCHAIN_TIMEOUT_MS, opts.signal);
     try {
-      const mod = (await import('keytar')) as { default?: Keytar } & Keytar;
-      keytar = mod.default ?? mod;
-    } catch {
-      return undefined; // optional dependency not installed or not built
-    }
-    try {
-      await withTimeout(
-        keytar.getPassword(KEYCHAIN_SERVICE, '__cssctl_probe__'),
-        timeoutMs,
-        'keychain probe',
-      );
+      await keytar.getPassword(KEYCHAIN_SERVICE, '__cssctl_probe__');
       return new KeychainStore(keytar);
-    } catch {
+    } catch (err) {
+      keytar.close();
+      if (err instanceof InterruptedError) throw err;
+      if (err instanceof KeychainTimeoutError) opts.warn?.(err.message);
       return undefined;
     }
   }
@@ -121,6 +118,8 @@ export class KeychainStore implements CredentialStore {
     try {
       return await withTimeout(p, KEYCHAIN_TIMEOUT_MS, `keychain ${what}`);
     } catch (err) {
+      const cause = (err as { cause?: unknown }).cause;
+      if (cause instanceof CliError) throw cause; // locked, interrupted, timed out: already one clear line
       throw new CliError(`keychain ${what} failed: ${(err as Error).message}`);
     }
   }
@@ -135,39 +134,43 @@ interface CredentialFile {
 export class FileStore implements CredentialStore {
   readonly kind = 'file' as const;
   readonly path: string;
-  constructor(readonly dir: string) {
+  private warned = false;
+  constructor(
+    readonly dir: string,
+    private readonly warn?: (message: string) => void,
+  ) {
     this.path = join(dir, 'credentials.json');
   }
 
+  /** Reads the file; never changes it (a read-only command writes nothing, and a link is not followed). */
   private read(): CredentialFile {
     if (!existsSync(this.path)) return { version: 1, profiles: {} };
-    if (process.platform !== 'win32' && (statSync(this.path).mode & 0o077) !== 0) chmodSync(this.path, 0o600);
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(this.path, 'utf8'));
     } catch {
-      throw new CliError(`cannot read ${this.path}: not valid JSON`, {
-        hint: 'run cssctl logout, or move the file aside, then log in again',
-      });
+      throw this.corrupt();
     }
     const profiles = (parsed as Partial<CredentialFile>)?.profiles;
-    return { version: 1, profiles: profiles && typeof profiles === 'object' ? profiles : {} };
+    if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) throw this.corrupt();
+    return { version: 1, profiles };
+  }
+
+  private corrupt(): CliError {
+    return new CliError(`cannot read ${this.path}: not a valid credential file`, {
+      hint: 'run cssctl logout to remove it (every profile stored in it is logged out), then log in again',
+    });
   }
 
   private write(data: CredentialFile): void {
-    ensurePrivateDir(this.dir);
-    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    try {
-      renameSync(tmp, this.path);
-    } catch (err) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // already gone
-      }
-      throw err;
+    const created = ensureDir(this.dir);
+    if (!created && !this.warned && readableByOthers(this.dir)) {
+      this.warned = true;
+      this.warn?.(
+        `${this.dir} can be read by other users; cssctl leaves its mode alone (credentials.json is 0600) — consider chmod 700 ${this.dir}`,
+      );
     }
+    writeFileAtomic(this.path, `${JSON.stringify(data, null, 2)}\n`, 0o600);
   }
 
   async get(profile: string): Promise<Tokens | undefined> {
@@ -186,7 +189,15 @@ export class FileStore implements CredentialStore {
   async delete(profile: string): Promise<boolean> {
     if (!existsSync(this.path)) return false;
     return withFileLock(this.dir, 'credentials', async () => {
-      const data = this.read();
+      let data: CredentialFile;
+      try {
+        data = this.read();
+      } catch (err) {
+        // A corrupt file cannot be repaired: logout removes it (the advice its error gives).
+        if (lstatSync(this.path).isSymbolicLink()) throw err;
+        unlinkSync(this.path);
+        return true;
+      }
       if (!(profile in data.profiles)) return false;
       delete data.profiles[profile];
       this.write(data);
@@ -222,15 +233,30 @@ export class Credentials {
     readonly mode: StoreMode,
     private readonly configDir: string,
     private readonly env: NodeJS.ProcessEnv,
-    private readonly connectKeychain: (env: NodeJS.ProcessEnv) => Promise<KeychainStore | undefined> = (e) =>
-      KeychainStore.connect(e),
+    connectKeychain?: (env: NodeJS.ProcessEnv) => Promise<KeychainStore | undefined>,
+    opts: { warn?: (message: string) => void; signal?: AbortSignal } = {},
   ) {
-    this.file = new FileStore(configDir);
+    this.file = new FileStore(configDir, opts.warn);
+    this.warn = opts.warn;
+    this.connectKeychain =
+      connectKeychain ??
+      ((e) => KeychainStore.connect(e, { warn: (m) => (this.unreachable = m), signal: opts.signal }));
   }
 
-  keychain(): Promise<KeychainStore | undefined> {
+  private readonly warn?: (message: string) => void;
+  /** Why a keychain that exists could not be used (it did not answer), once known. */
+  private unreachable?: string;
+
+  private readonly connectKeychain: (env: NodeJS.ProcessEnv) => Promise<KeychainStore | undefined>;
+
+  /** The keychain, connected once; never asked at all with CSSCTL_CREDENTIAL_STORE=file. */
+  keychain(quiet = false): Promise<KeychainStore | undefined> {
     if (this.mode === 'file') return Promise.resolve(undefined);
-    this.keychainPromise ??= this.connectKeychain(this.env);
+    this.keychainPromise ??= this.connectKeychain(this.env).then((k) => {
+      if (!k && this.unreachable && !quiet)
+        this.warn?.(`${this.unreachable}; it is not used for this command`);
+      return k;
+    });
     return this.keychainPromise;
   }
 
@@ -291,21 +317,34 @@ export class Credentials {
     return { store: 'file', fallback };
   }
 
-  /** Removes the profile's tokens from every store that can be reached. */
+  /**
+   * Removes the profile's tokens from every store that can be reached (the keychain is not asked in `file`
+   * mode). A keychain that is locked or does not answer is reported after the file is cleared: the tokens
+   * it holds are still there, and saying "not logged in" would be a lie (cli-contract.md §6).
+   */
   async remove(profile: string): Promise<StoreKind[]> {
     const removed: StoreKind[] = [];
-    const k = this.mode === 'file' ? await this.connectKeychainQuietly() : await this.keychain();
-    if (k && (await k.delete(profile))) removed.push('keychain');
-    if (await this.file.delete(profile)) removed.push('file');
-    return removed;
-  }
-
-  /** Logout clears every store, even the keychain when the mode says file. */
-  private async connectKeychainQuietly(): Promise<KeychainStore | undefined> {
+    let keychainError: unknown;
     try {
-      return await this.connectKeychain(this.env);
-    } catch {
-      return undefined;
+      const k = await this.keychain(true);
+      if (k && (await k.delete(profile))) removed.push('keychain');
+      if (!k && this.unreachable) throw new KeychainTimeoutError(this.unreachable);
+    } catch (err) {
+      if (err instanceof InterruptedError) throw err;
+      keychainError = err;
     }
+    if (await this.file.delete(profile)) removed.push('file');
+    if (keychainError) {
+      const why = keychainError instanceof Error ? keychainError.message : String(keychainError);
+      const done = removed.length > 0 ? `; removed the copy in ${removed.join(' and ')}` : '';
+      throw new CliError(
+        `could not remove the tokens of profile ${profile} from the OS keychain: ${why}${done}`,
+        {
+          hint: (keychainError as CliError).hint ?? 'try again when the keychain answers',
+          cause: keychainError,
+        },
+      );
+    }
+    return removed;
   }
 }

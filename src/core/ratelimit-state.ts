@@ -1,5 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from './files.js';
 import { MAX_RESET_AHEAD_MS, type ExhaustedWindows } from './http/ratelimit.js';
 
 /**
@@ -29,10 +30,10 @@ export function fileExhaustedWindows(dir: string, now: () => number): ExhaustedW
     load: read,
     save(key, resetAt) {
       try {
+        if (!existsSync(dir)) return; // never creates the config folder for a cache
         const data = { ...read(), [key]: resetAt };
-        const tmp = `${path}.${process.pid}.tmp`;
-        writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
-        renameSync(tmp, path);
+        // The shared atomic write: no symlink followed, no temporary file left on a full disk.
+        writeFileAtomic(path, `${JSON.stringify(data)}\n`, 0o600);
       } catch {
         // Sharing is an optimisation: a read-only config folder must not fail the command.
       }

@@ -85,7 +85,9 @@ export class OutputSink {
    */
   async finish(): Promise<CliError | undefined> {
     this.flush();
-    if (!this.failure && !this.stream.destroyed && !this.stream.writableEnded) {
+    // Only output still on its way is waited for (an empty write is not answered on every stream).
+    const pending = this.stream.writableLength > 0;
+    if (pending && !this.failure && !this.stream.destroyed && !this.stream.writableEnded) {
       await new Promise<void>((resolve) => {
         const done = () => {
           this.stream.off('close', done);

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { UsageError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 
 /** Reads all of a stream as bytes, refusing more than `limit` (so a mistaken pipe cannot eat memory). */
 export async function readAll(
@@ -24,4 +24,37 @@ export async function readSecretLine(stream: Readable, what: string): Promise<st
   const line = text.split(/\r?\n/)[0] ?? '';
   if (!line) throw new UsageError(`${what} is empty`);
   return line;
+}
+
+/**
+ * One line typed on a terminal, without echo: Enter ends it, Backspace edits, Ctrl-C is exit 130, Ctrl-D on
+ * an empty line ends the input. For `--password-stdin` when stdin is a terminal rather than a pipe.
+ */
+export function readHiddenLine(
+  stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown },
+  what: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let line = '';
+    const raw = typeof stdin.setRawMode === 'function';
+    if (raw) stdin.setRawMode!(true);
+    const done = (err?: Error) => {
+      stdin.removeListener('data', onData);
+      if (raw) stdin.setRawMode!(false);
+      stdin.pause();
+      if (err) reject(err);
+      else if (!line) reject(new UsageError(`${what} is empty`));
+      else resolve(line);
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of typeof chunk === 'string' ? chunk : chunk.toString('utf8')) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') return done();
+        if (ch === '\u0003') return done(new InterruptedError());
+        if (ch === '\u007f' || ch === '\b') line = line.slice(0, -1);
+        else if (ch >= ' ') line += ch;
+      }
+    };
+    stdin.on('data', onData);
+    stdin.resume();
+  });
 }

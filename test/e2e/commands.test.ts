@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World, errorLine, lines, received, type CliResult } from './harness.js';
@@ -398,8 +398,9 @@ describe('global options and precedence', () => {
     const envOnly = await w.run(['connections', 'list', '--limit', '1'], {
       env: { CSSCTL_BASE_URL: closed },
     });
-    expect(envOnly.code).toBe(1);
-    expect(envOnly.stderr).toMatch(/127\.0\.0\.1:9/);
+    // The env beats the profile: the profile's tokens belong to w.url, so there is no session at :9.
+    expect(envOnly.code).toBe(3);
+    expect(envOnly.stderr).toMatch(/not logged in to http:\/\/127\.0\.0\.1:9/);
     const flag = await w.run(['connections', 'list', '--limit', '1', '--base-url', w.url], {
       env: { CSSCTL_BASE_URL: closed },
     });
@@ -534,6 +535,13 @@ describe('config', () => {
   const cfg = { CSSCTL_PROFILE: 'cfg' };
   const configFile = () => join(w.configDir, 'config.json');
 
+  it.each(['sarif', 'junit', 'github'])('refuses the report format %s as the saved default', async (fmt) => {
+    const res = await w.run(['config', 'set', 'output', fmt], { env: { CSSCTL_PROFILE: 'reportfmt' } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`${fmt} is a report format for findings only`);
+    expect(existsSync(configFile()) ? readFileSync(configFile(), 'utf8') : '').not.toContain('reportfmt');
+  });
+
   it('set, get, unset and list the active profile', async () => {
     expect((await w.run(['config', 'set', 'workspace', 'globex'], { env: cfg })).code).toBe(0);
     expect((await w.run(['config', 'set', 'base_url', `${w.url}/api/v1/`], { env: cfg })).code).toBe(0);
@@ -599,7 +607,8 @@ describe('config', () => {
     [['unset', 'colour']],
   ])('config %j is exit 2 and changes nothing', async (args) => {
     const before = readFileSync(configFile(), 'utf8');
-    const res = await w.run(['config', ...args], { env: cfg });
+    // The profile saves `output: json` (above), so errors would be JSON: ask for text.
+    const res = await w.run(['config', ...args, '-o', 'table'], { env: cfg });
     expect(res.code).toBe(2);
     errorLine(res);
     noStack(res);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -152,7 +152,10 @@ describe('each error class has its exit code', () => {
 
   it('connection refused is exit 1 with a clear message', async () => {
     const port = await closedPort();
-    const res = await w.run(['connections', 'list', '--base-url', `http://127.0.0.1:${port}`]);
+    // CSSCTL_TOKEN: the profile's own tokens are never sent to another base URL (they would be exit 3).
+    const res = await w.run(['connections', 'list', '--base-url', `http://127.0.0.1:${port}`], {
+      env: { CSSCTL_TOKEN: 'x.y.z' },
+    });
     expect(res.code).toBe(1);
     const line = errorLine(res);
     expect(line).toContain(`127.0.0.1:${port}`);
@@ -254,10 +257,11 @@ describe('error format', () => {
   it('no stack trace without --verbose; --verbose logs the exchange', async () => {
     const port = await closedPort();
     const args = ['connections', 'list', '--base-url', `http://127.0.0.1:${port}`];
-    const quiet = await w.run(args);
+    const env = { CSSCTL_TOKEN: 'x.y.z' }; // a stored token is never sent to another base URL
+    const quiet = await w.run(args, { env });
     expect(quiet.code).toBe(1);
     noStack(quiet);
-    const verbose = await w.run([...args, '--verbose']);
+    const verbose = await w.run([...args, '--verbose'], { env });
     expect(verbose.code).toBe(1);
     expect(verbose.stderr).toMatch(
       new RegExp(`^\\* GET http://127\\.0\\.0\\.1:${port}/api/v1/connections.* failed`, 'm'),
@@ -304,7 +308,6 @@ describe('bad input never hangs and never prints a stack trace', () => {
     const env = {
       CSSCTL_CONFIG_DIR: dir,
       CSSCTL_TOKEN: 'x.y.z',
-      CSSCTL_BASE_URL: w.url,
       CSSCTL_WORKSPACE: 'acme',
     };
     w.sandbox.clearRequests();
@@ -312,7 +315,6 @@ describe('bad input never hangs and never prints a stack trace', () => {
       ['connections', 'list'],
       ['config', 'set', 'workspace', 'acme'],
       ['config', 'unset', 'workspace'],
-      ['config', 'list'],
     ]) {
       const res = await w.run(args, { env, timeoutMs: 10_000 });
       expect(res.code, args.join(' ')).not.toBe(0);
@@ -321,10 +323,16 @@ describe('bad input never hangs and never prints a stack trace', () => {
       expect(line).toContain(file);
       expect(readFileSync(file, 'utf8')).toBe(garbage);
     }
+    // config list and logout still work (the file cannot be read, so list warns naming it).
+    const list = await w.run(['config', 'list'], { env });
+    expect(list.code).toBe(0);
+    expect(list.stderr).toContain(file);
+    expect((await w.run(['logout'], { env })).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(garbage);
     expect(w.sandbox.requests).toHaveLength(0);
   });
 
-  it('a credentials.json with invalid JSON is a clear error, no request, file untouched', async () => {
+  it('a credentials.json with invalid JSON is a clear error, no request; logout (the advice) removes it', async () => {
     const dir = join(w.dir, 'broken-creds');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(
@@ -343,10 +351,14 @@ describe('bad input never hangs and never prints a stack trace', () => {
       expect([1, 3]).toContain(res.code);
       const line = errorLine(res);
       expect(line).toContain(credFile);
-      expect(line).toMatch(/JSON/);
+      expect(line).toMatch(/run cssctl logout/);
     }
     expect(readFileSync(credFile, 'utf8')).toBe('not json at all');
     expect(w.sandbox.requests).toHaveLength(0);
+    const out = await w.run(['logout'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect(existsSync(credFile)).toBe(false);
+    expect((await w.run(['auth', 'status'], { env })).code).toBe(3);
   });
 });
 

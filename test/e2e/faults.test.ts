@@ -8,7 +8,8 @@ import { BIN, World, received } from './harness.js';
  * 25th answers 429 with a reset a couple of seconds away. Seeded, so a failure repeats exactly.
  */
 const FAULTS = '500%5@/findings, 429:2/25@/findings';
-const ENV = { SANDBOX_FINDINGS: '4000', SANDBOX_FAULT_SEED: '9', PORT: '0' };
+// The workspace limit is lifted so that the two commands do not wait out each other's window: the faults are the point.
+const ENV = { SANDBOX_FINDINGS: '4000', SANDBOX_FAULT_SEED: '9', SANDBOX_RATE_LIMIT: '100000', PORT: '0' };
 
 /** The ids a list command printed (a JSON array, or ndjson), in output order. */
 function idsOf(stdout: string): string[] {

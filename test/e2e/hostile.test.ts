@@ -116,10 +116,10 @@ describe('answers that are not lists (#12)', () => {
   }
 
   it('api --paginate on a single object prints that object, not []', async () => {
-    handler = () => ({ body: JSON.stringify({ id: 'x1', name: 'one' }) });
+    handler = () => ({ body: JSON.stringify({ id: 'x1', name: 'one', tags: ['a', 'b'] }) });
     const res = await run(['api', '/things/x1', '--paginate']);
     expect(res.code, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toStrictEqual({ id: 'x1', name: 'one' });
+    expect(JSON.parse(res.stdout)).toStrictEqual({ id: 'x1', name: 'one', tags: ['a', 'b'] });
   });
 });
 

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -63,10 +63,18 @@ describe('refresh', () => {
     expect(received(w.sandbox, '/connections')).toHaveLength(0);
   });
 
-  it('several cssctl processes needing a refresh at once: one refresh, all succeed', async () => {
-    patchCreds(w, { expires_at: Date.now() - 1000 });
-    const runs = await Promise.all([1, 2, 3, 4].map(() => w.run(['connections', 'list', '--json'])));
+  it('ten cssctl processes needing a refresh at once: exactly one refresh, all succeed, nobody logged out', async () => {
+    const expired = await w.sandbox.issueAccessToken(w.cred().email, -10);
+    patchCreds(w, { access_token: expired, expires_at: Date.now() - 1000 });
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, () => w.run(['connections', 'list', '--json'], { timeoutMs: 60_000 })),
+    );
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    for (const r of runs) expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
+    // Still logged in, with the rotated tokens of the one refresh.
+    const after = await w.run(['auth', 'status', '--json']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(readCreds(w).access_token).not.toBe(expired);
     // Refresh tokens rotate and a reused one is refused: a second refresh would have failed a process.
     expect(received(w.sandbox, '/auth/refresh')).toHaveLength(1);
     expect(received(w.sandbox, '/connections').every((r) => r.status === 200)).toBe(true);
@@ -353,5 +361,53 @@ describe('interrupts', () => {
     } finally {
       await w.close();
     }
+  });
+});
+
+/** A 64 KiB tmpfs, when this machine lets us mount one (root in a container that allows it). */
+function smallTmpfs(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('disk full during a refresh (issue 9 #3)', () => {
+  let w: World;
+  let mounted = false;
+  beforeAll(async () => {
+    w = await World.start();
+    mounted = process.platform === 'linux' && smallTmpfs(w.configDir);
+  });
+  afterAll(async () => {
+    if (mounted) execFileSync('umount', [w.configDir]);
+    await w.close();
+  });
+
+  it('the new tokens cannot be saved: one clear line, exit 1, old file intact, no temporary files', async (t) => {
+    if (!mounted) return t.skip();
+    await w.login();
+    patchCreds(w, { expires_at: Date.now() - 1000 });
+    expect((await w.run(['connections', 'list', '--json'])).code).toBe(0); // creates the lock files
+    patchCreds(w, { expires_at: Date.now() - 1000 });
+    const before = readFileSync(credFile(w), 'utf8');
+    // Fill the disk.
+    try {
+      writeFileSync(join(w.configDir, 'filler'), Buffer.alloc(128 * 1024));
+    } catch {
+      // ENOSPC: full, as wanted
+    }
+    w.sandbox.clearRequests();
+    const res = await w.run(['connections', 'list']);
+    expect(res.code).toBe(1);
+    expect(received(w.sandbox, '/auth/refresh')).toHaveLength(1);
+    const line = res.stderr.trim();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toMatch(/could not be saved.*no space left.*cssctl login/);
+    expect(readFileSync(credFile(w), 'utf8')).toBe(before);
+    expect(readdirSync(w.configDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });

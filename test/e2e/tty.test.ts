@@ -91,4 +91,55 @@ run('interactive login on a terminal', () => {
     const status = await w.run(['auth', 'status', '--profile', 'ctrlc']);
     expect(status.code).toBe(3);
   });
+
+  it('--password-stdin on a terminal says it is waiting and does not echo the password', async () => {
+    const c = w.cred();
+    const s = start([
+      'login',
+      '--base-url',
+      w.url,
+      '-w',
+      'acme',
+      '--email',
+      c.email,
+      '--password-stdin',
+      '--profile',
+      'tty-stdin',
+    ]);
+    await waitFor(s, /waiting for the password on stdin/);
+    tmux('send-keys', '-t', s, '-l', c.password);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen(s)).not.toContain(c.password);
+    tmux('send-keys', '-t', s, 'Enter');
+    const done = await waitFor(s, /EXIT=\d+/);
+    expect(done).toMatch(/EXIT=0/);
+    expect(done).not.toContain(c.password);
+  });
+
+  it('a bad workspace or email typed at the prompt asks again instead of ending the login', async () => {
+    const c = w.cred();
+    const s = start(['login', '--base-url', w.url, '--profile', 'tty-reask']);
+    await waitFor(s, /\? Workspace slug/);
+    tmux('send-keys', '-t', s, '-l', 'has space');
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /invalid workspace slug/);
+    tmux('send-keys', '-t', s, 'C-u');
+    tmux('send-keys', '-t', s, 'BSpace');
+    for (let i = 0; i < 12; i++) tmux('send-keys', '-t', s, 'BSpace');
+    tmux('send-keys', '-t', s, '-l', 'acme');
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /\? Email/);
+    tmux('send-keys', '-t', s, '-l', 'not-an-email');
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /invalid email address/);
+    for (let i = 0; i < 14; i++) tmux('send-keys', '-t', s, 'BSpace');
+    tmux('send-keys', '-t', s, '-l', c.email);
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /\? Password for/);
+    tmux('send-keys', '-t', s, '-l', c.password);
+    tmux('send-keys', '-t', s, 'Enter');
+    const done = await waitFor(s, /EXIT=\d+/);
+    expect(done).toMatch(/EXIT=0/);
+    expect(done).toContain('workspace acme');
+  });
 });

@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -14,7 +15,9 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ConfigStore,
+  checkProfileValue,
   configDir,
+  type RawProfile,
   validateConfigValue,
   validateProfileName,
   validateWorkspace,
@@ -62,8 +65,8 @@ describe('resolveSettings precedence: flag > env > profile > default', () => {
   });
 
   it('an insecure base_url from a flag or env is a UsageError', () => {
-    usageError(() => resolveSettings({ baseUrl: 'http://example.com' }, {}, {}, 'p'));
-    usageError(() => resolveSettings({}, { CSSCTL_BASE_URL: 'http://example.com' }, {}, 'p'));
+    usageError(() => resolveSettings({ baseUrl: 'http://example.com' }, {}, {}, 'p').baseUrl);
+    usageError(() => resolveSettings({}, { CSSCTL_BASE_URL: 'http://example.com' }, {}, 'p').baseUrl);
   });
 
   it('workspace', () => {
@@ -85,12 +88,18 @@ describe('resolveSettings precedence: flag > env > profile > default', () => {
   });
 
   it('a bad workspace slug from a flag or env is a UsageError', () => {
-    usageError(() => resolveSettings({ workspace: 'acme\r\nX-Evil: 1' }, {}, {}, 'p'));
-    usageError(() => resolveSettings({}, { CSSCTL_WORKSPACE: 'has space' }, {}, 'p'));
+    usageError(() => resolveSettings({ workspace: 'acme\r\nX-Evil: 1' }, {}, {}, 'p').workspace);
+    usageError(() => resolveSettings({}, { CSSCTL_WORKSPACE: 'has space' }, {}, 'p').workspace);
   });
 
   it('a bad workspace slug from a hand-edited profile is caught before any request', () => {
-    usageError(() => resolveSettings({}, {}, { workspace: 'acme\r\nX-Evil: 1' }, 'p'));
+    const err = usageError(
+      () =>
+        resolveSettings({}, {}, { workspace: 'acme\r\nX-Evil: 1' }, 'p', { file: '/c/config.json' })
+          .workspace,
+    );
+    expect(err.message).toContain('/c/config.json');
+    expect(err.message).toContain('workspace');
   });
 
   it('output: --json, -o, profile, default', () => {
@@ -103,7 +112,7 @@ describe('resolveSettings precedence: flag > env > profile > default', () => {
     s = resolveSettings({}, {}, {}, 'default');
     expect([s.output, s.sources.output]).toStrictEqual(['table', 'default']);
     expect(s.values.output).toBe('table');
-    usageError(() => resolveSettings({ output: 'yaml' }, {}, {}, 'default'));
+    usageError(() => resolveSettings({ output: 'yaml' }, {}, {}, 'default').output);
   });
 
   it('values hold the effective values, email from env', () => {
@@ -317,17 +326,21 @@ describe('ConfigStore', () => {
   });
 
   it.runIf(process.platform !== 'win32')(
-    'creates the folder with mode 0700, and tightens an existing one',
+    'opening creates nothing; a write creates the folder 0700 and the file 0600, never chmods an existing folder',
     async () => {
       const dir = join(tmp, 'new', 'cssctl');
-      await ConfigStore.open(dir);
+      const store = await ConfigStore.open(dir);
+      expect(store.profile('default')).toStrictEqual({});
+      expect(existsSync(join(tmp, 'new'))).toBe(false);
+      store.update('default', { workspace: 'acme' });
       expect(statSync(dir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
 
       const loose = join(tmp, 'loose');
       mkdirSync(loose, { mode: 0o755 });
       chmodSync(loose, 0o755);
-      await ConfigStore.open(loose);
-      expect(statSync(loose).mode & 0o777).toBe(0o700);
+      (await ConfigStore.open(loose)).update('default', { workspace: 'acme' });
+      expect(statSync(loose).mode & 0o777).toBe(0o755);
     },
   );
 
@@ -347,13 +360,16 @@ describe('ConfigStore', () => {
     const file = join(dir, 'config.json');
     const broken = '{"profiles": {"default": {"workspace": "acme"},, oops\n';
     writeFileSync(file, broken);
+    // Opening does not fail (logout must still work); reading a profile or writing does.
+    const store = await ConfigStore.open(dir);
     let caught: unknown;
     try {
-      await ConfigStore.open(dir);
+      store.profile('default');
     } catch (err) {
       caught = err;
     }
     expect(caught).toBeInstanceOf(CliError);
+    expect(() => store.update('default', { workspace: 'x' })).toThrow(CliError);
     expect((caught as CliError).message).toContain(file);
     expect(readFileSync(file, 'utf8')).toBe(broken);
     expect(readdirSync(dir)).toStrictEqual(['config.json']);
@@ -432,5 +448,56 @@ describe('validation', () => {
     usageError(() => validateConfigValue('base_url', 'http://example.com'));
     usageError(() => validateConfigValue('email', 'nope'));
     usageError(() => validateConfigValue('token', 'x'));
+  });
+});
+
+describe('hand-edited profiles (issue 9 #19)', () => {
+  const KEYS = ['base_url', 'workspace', 'email', 'output'] as const;
+
+  it('property: any JSON value for any key is a valid string or a UsageError naming config.json and the key', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...KEYS), fc.jsonValue(), (key, raw) => {
+        try {
+          expect(typeof checkProfileValue('/c/config.json', 'p', key, raw)).toBe('string');
+        } catch (err) {
+          expect(err).toBeInstanceOf(UsageError);
+          expect((err as Error).message).toContain('/c/config.json');
+          expect((err as Error).message).toContain(key);
+          expect((err as Error).message).not.toMatch(/is not a function|Cannot read/);
+        }
+      }),
+    );
+  });
+
+  it('property: with any profile, what config list reads never throws; each value throws only a UsageError', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...KEYS, 'other'), fc.jsonValue()), (profile) => {
+        const s = resolveSettings({}, {}, profile as RawProfile, 'p', { file: '/c/config.json' });
+        expect(Object.keys(s.sources).sort()).toEqual([...KEYS].sort());
+        void s.values;
+        for (const k of KEYS) void [s.problem(k), s.raw(k)];
+        expect(['table', 'json', 'ndjson', 'csv']).toContain(s.outputOr('table'));
+        for (const k of KEYS) {
+          try {
+            s.value(k);
+          } catch (err) {
+            expect(err).toBeInstanceOf(UsageError);
+            expect(s.problem(k)).toBe((err as Error).message);
+          }
+        }
+      }),
+    );
+  });
+
+  it('one bad value leaves the others readable', () => {
+    const s = resolveSettings({}, {}, { base_url: 42, workspace: 'acme', output: 'json' }, 'p', {
+      file: '/c/config.json',
+    });
+    expect(s.workspace).toBe('acme');
+    expect(s.output).toBe('json');
+    const err = usageError(() => s.baseUrl);
+    expect(err.message).toBe('/c/config.json: invalid base_url in profile "p": expected a string, found 42');
+    expect(s.values).toStrictEqual({ workspace: 'acme', output: 'json' });
+    expect(s.raw('base_url')).toBe(42);
   });
 });

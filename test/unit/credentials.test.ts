@@ -8,6 +8,7 @@ import {
   statSync,
   writeFileSync,
   mkdirSync,
+  symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,8 @@ import {
   parseStoreMode,
   type Tokens,
 } from '../../src/core/credentials.js';
-import { CliError, UsageError } from '../../src/core/errors.js';
+import { CliError, UsageError, exitCodeFor } from '../../src/core/errors.js';
+import { KeychainLockedError } from '../../src/core/keychain.js';
 
 const posix = process.platform !== 'win32';
 
@@ -86,12 +88,18 @@ describe('FileStore', () => {
     expect(store.path).toBe(join(dir, 'credentials.json'));
   });
 
-  it.runIf(posix)('tightens an existing folder that is too open', async () => {
+  it.runIf(posix)('never chmods an existing folder it did not create; warns once instead', async () => {
     const dir = join(tmp, 'cfg');
     mkdirSync(dir, { mode: 0o755 });
     chmodSync(dir, 0o755);
-    await new FileStore(dir).set('default', tokA);
-    expect(mode(dir)).toBe(0o700);
+    const warnings: string[] = [];
+    const store = new FileStore(dir, (m) => warnings.push(m));
+    await store.set('default', tokA);
+    await store.set('work', tokB);
+    expect(mode(dir)).toBe(0o755);
+    expect(mode(store.path)).toBe(0o600);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(dir);
   });
 
   it('get round-trips tokens per profile', async () => {
@@ -129,12 +137,26 @@ describe('FileStore', () => {
     expect(await store.get('work')).toStrictEqual(tokB);
   });
 
-  it.runIf(posix)('a group- or world-readable file is fixed to 0600 when read', async () => {
+  it.runIf(posix)('reading changes nothing: no chmod of the file, nor of a symlink target', async () => {
     const store = new FileStore(tmp);
     await store.set('default', tokA);
     chmodSync(store.path, 0o644);
     expect(await store.get('default')).toStrictEqual(tokA);
-    expect(mode(store.path)).toBe(0o600);
+    expect(mode(store.path)).toBe(0o644);
+
+    const other = join(tmp, 'other');
+    mkdirSync(other);
+    const target = join(tmp, 'target.json');
+    writeFileSync(target, JSON.stringify({ version: 1, profiles: {} }), { mode: 0o644 });
+    chmodSync(target, 0o644);
+    symlinkSync(target, join(other, 'credentials.json'));
+    const linked = new FileStore(other);
+    expect(await linked.get('default')).toBeUndefined();
+    expect(mode(target)).toBe(0o644);
+    // A write never goes through the link: refused, target untouched.
+    await expect(linked.set('default', tokA)).rejects.toThrow(/symbolic link/);
+    expect(mode(target)).toBe(0o644);
+    expect(readFileSync(target, 'utf8')).toBe(JSON.stringify({ version: 1, profiles: {} }));
   });
 
   it('invalid JSON is a CliError naming the file, and the file is left untouched', async () => {
@@ -143,10 +165,15 @@ describe('FileStore', () => {
     writeFileSync(store.path, broken, { mode: 0o600 });
     await expect(store.get('default')).rejects.toBeInstanceOf(CliError);
     await expect(store.get('default')).rejects.toThrow(store.path);
+    await expect(store.get('default')).rejects.toMatchObject({
+      hint: expect.stringMatching(/cssctl logout/),
+    });
     // A write must not replace a file it could not read (that would lose the other profiles).
     await expect(store.set('work', tokB)).rejects.toBeInstanceOf(CliError);
-    await expect(store.delete('default')).rejects.toBeInstanceOf(CliError);
     expect(readFileSync(store.path, 'utf8')).toBe(broken);
+    // …but logout, which the error advises, removes it.
+    expect(await store.delete('default')).toBe(true);
+    expect(existsSync(store.path)).toBe(false);
   });
 
   it('an entry without an access token is treated as absent', async () => {
@@ -223,6 +250,15 @@ describe('Credentials', () => {
     expect(await creds.file.get('default')).toStrictEqual(tokA);
   });
 
+  it('keychain mode: a login removes the plaintext copy left in the file', async () => {
+    await new FileStore(tmp).set('default', tokB);
+    const kc = withKeychain();
+    const creds = new Credentials('keychain', tmp, {}, kc.connect);
+    expect((await creds.save('default', tokA)).store).toBe('keychain');
+    expect(await creds.file.get('default')).toBeUndefined();
+    expect(readFileSync(creds.file.path, 'utf8')).not.toContain('access-B');
+  });
+
   it('auto: connects to the keychain once per instance', async () => {
     const kc = withKeychain();
     const creds = new Credentials('auto', tmp, {}, kc.connect);
@@ -283,27 +319,50 @@ describe('Credentials', () => {
     expect(await new FileStore(tmp).get('default')).toBeUndefined();
   });
 
-  it.each(['auto', 'file', 'keychain'] as const)(
-    'remove (%s) clears both stores and is idempotent',
-    async (m) => {
-      const kc = withKeychain();
-      kc.fake.data.set('cssctl/default', JSON.stringify(tokA));
-      kc.fake.data.set('cssctl/work', JSON.stringify(tokA));
-      await new FileStore(tmp).set('default', tokB);
-      const creds = new Credentials(m, tmp, {}, kc.connect);
-      expect((await creds.remove('default')).sort()).toStrictEqual(['file', 'keychain']);
-      expect(kc.fake.data.has('cssctl/default')).toBe(false);
-      expect(kc.fake.data.has('cssctl/work')).toBe(true);
-      expect(await new FileStore(tmp).get('default')).toBeUndefined();
-      expect(await creds.remove('default')).toStrictEqual([]);
-    },
-  );
+  it.each(['auto', 'keychain'] as const)('remove (%s) clears both stores and is idempotent', async (m) => {
+    const kc = withKeychain();
+    kc.fake.data.set('cssctl/default', JSON.stringify(tokA));
+    kc.fake.data.set('cssctl/work', JSON.stringify(tokA));
+    await new FileStore(tmp).set('default', tokB);
+    const creds = new Credentials(m, tmp, {}, kc.connect);
+    expect((await creds.remove('default')).sort()).toStrictEqual(['file', 'keychain']);
+    expect(kc.fake.data.has('cssctl/default')).toBe(false);
+    expect(kc.fake.data.has('cssctl/work')).toBe(true);
+    expect(await new FileStore(tmp).get('default')).toBeUndefined();
+    expect(await creds.remove('default')).toStrictEqual([]);
+  });
 
   it('remove with no keychain at all clears the file', async () => {
     await new FileStore(tmp).set('default', tokB);
     const creds = new Credentials('auto', tmp, {}, noKeychain);
     expect(await creds.remove('default')).toStrictEqual(['file']);
     expect(await creds.load('default')).toBeUndefined();
+  });
+
+  it('file mode: remove clears the file and never asks the keychain', async () => {
+    const kc = withKeychain();
+    kc.fake.data.set('cssctl/default', JSON.stringify(tokA));
+    await new FileStore(tmp).set('default', tokB);
+    const creds = new Credentials('file', tmp, {}, kc.connect);
+    expect(await creds.remove('default')).toStrictEqual(['file']);
+    expect(kc.connects()).toBe(0);
+    expect(kc.fake.calls).toStrictEqual([]);
+  });
+
+  it('a locked keychain: load says locked, remove clears the file then fails naming the keychain (exit 1)', async () => {
+    const fake = new FakeKeytar();
+    fake.getPassword = async () => Promise.reject(new KeychainLockedError());
+    fake.deletePassword = async () => Promise.reject(new KeychainLockedError());
+    await new FileStore(tmp).set('default', tokB);
+    const creds = new Credentials('auto', tmp, {}, withKeychain(fake).connect);
+    await expect(creds.load('default')).rejects.toThrow(/keychain is locked/);
+    const err = await creds.remove('default').catch((e: unknown) => e);
+    expect(exitCodeFor(err)).toBe(1);
+    expect((err as Error).message).toMatch(
+      /could not remove .* keychain: the OS keychain is locked; removed the copy in file/,
+    );
+    expect((err as CliError).hint).toMatch(/unlock/);
+    expect(await new FileStore(tmp).get('default')).toBeUndefined();
   });
 
   it('file mode remove survives a keychain that cannot be reached', async () => {

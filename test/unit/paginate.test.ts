@@ -94,6 +94,9 @@ describe('readPage', () => {
     }
     expect(() => readPage({ a: [1], b: [2] }, 'findings')).toThrow(/2 arrays: a, b/);
     expect(() => readPage(undefined, 'findings')).toThrow(/empty body/);
+    // A record with one array field is a record, not a list of that field.
+    expect(() => readPage({ id: 'x1', tags: ['a'] }, 'x1')).toThrow(NotAListError);
+    expect(readPage({ items: [{ id: 'a' }] }, 'connections').items).toStrictEqual([{ id: 'a' }]);
   });
 
   it('ignores non-numeric total/limit/offset', () => {

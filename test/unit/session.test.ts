@@ -1,11 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Credentials } from '../../src/core/credentials.js';
 import { AuthError, UsageError, exitCodeFor, ApiError } from '../../src/core/errors.js';
 import { ApiClient } from '../../src/core/http/client.js';
-import { Session, jwtExpiry, tokensFrom, type TokenResponse } from '../../src/core/http/session.js';
+import {
+  MAX_TOKEN_LIFETIME_MS,
+  Session,
+  envToken,
+  jwtExpiry,
+  tokensFrom,
+  type TokenResponse,
+} from '../../src/core/http/session.js';
 import { withFileLock } from '../../src/core/lock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { scripted, type Reply } from '../helpers/fake-send.js';
@@ -283,5 +291,165 @@ describe('requests the client builds', () => {
       'req_1',
     ]);
     expect(exitCodeFor(err)).toBe(6);
+  });
+});
+
+describe('hardening (issue 9)', () => {
+  it('in-process sharing: concurrent callers share one refresh and take the lock once', async () => {
+    const clock = new FakeClock();
+    const credentials = new Credentials('file', dir, {});
+    await credentials.save('default', { access_token: 'a0', refresh_token: 'r0', expires_at: 0 });
+    const svc = rotatingService(clock);
+    let locks = 0;
+    const session = new Session({
+      profile: 'default',
+      credentials,
+      clock,
+      refresh: svc.refresh,
+      // No file lock here: only the in-process sharing can keep this to one refresh.
+      lock: async (fn) => {
+        locks++;
+        return fn();
+      },
+    });
+    const tokens = await Promise.all([session.accessToken(), session.accessToken(), session.accessToken()]);
+    expect(tokens).toEqual(['a1', 'a1', 'a1']);
+    expect(svc.calls).toEqual(['r0']);
+    expect(locks).toBe(1);
+  });
+
+  it('refreshes at exactly 60 s before expiry (the margin is inclusive)', async () => {
+    const clock = new FakeClock();
+    const { session, svc } = await makeSession(clock, { expiresInMs: 60_000 });
+    expect(await session.accessToken()).toBe('a1');
+    expect(svc.calls).toEqual(['r0']);
+  });
+
+  it.each([400, 403, 422])('a refresh refused with %i is an expired session (exit 3)', async (status) => {
+    const clock = new FakeClock();
+    const refused = async (): Promise<TokenResponse> => {
+      throw new ApiError({ status, method: 'POST', url: 'x', detail: 'invalid_grant' });
+    };
+    const { session } = await makeSession(clock, { expiresInMs: -1, refresh: refused });
+    const err = await session.accessToken().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthError);
+    expect(exitCodeFor(err)).toBe(3);
+  });
+
+  it('refreshed tokens are handed to redaction', async () => {
+    const clock = new FakeClock();
+    const credentials = new Credentials('file', dir, {});
+    await credentials.save('default', { access_token: 'a0', refresh_token: 'r0', expires_at: 0 });
+    const secrets: (string | undefined)[] = [];
+    const svc = rotatingService(clock);
+    const session = new Session({
+      profile: 'default',
+      credentials,
+      clock,
+      refresh: svc.refresh,
+      lock: (fn) => withFileLock(dir, 'refresh-default', fn),
+      onSecret: (v) => secrets.push(v),
+    });
+    await session.accessToken();
+    expect(secrets).toContain('a1');
+    expect(secrets).toContain('r1');
+  });
+
+  it('new tokens that cannot be saved: a clear error saying the refresh token was used up', async () => {
+    const clock = new FakeClock();
+    const { session, credentials } = await makeSession(clock, { expiresInMs: -1 });
+    credentials.save = async () => {
+      throw new Error(`cannot write ${join(dir, 'credentials.json')}: no space left on the device`);
+    };
+    const err = await session.accessToken().catch((e: unknown) => e);
+    expect(exitCodeFor(err)).toBe(1);
+    expect((err as Error).message).toMatch(/could not be saved.*no space left.*used up/);
+    expect((err as { hint?: string }).hint).toMatch(/cssctl login/);
+  });
+
+  it('absurd expires_in or exp is clamped to a year and always makes a valid date', () => {
+    const now = Date.UTC(2026, 0, 1);
+    for (const res of [
+      { access_token: 'x', expires_in: 1e16 },
+      { access_token: 'x', expires_in: Number.MAX_VALUE },
+      { access_token: jwt(1e16) },
+      { access_token: jwt(1e12) },
+    ]) {
+      const t = tokensFrom(res, now);
+      expect(t.expires_at).toBeLessThanOrEqual(now + MAX_TOKEN_LIFETIME_MS);
+      expect(() => new Date(t.expires_at).toISOString()).not.toThrow();
+    }
+    expect(tokensFrom({ access_token: 'x', expires_in: Infinity }, now).expires_at).toBe(now + 3600_000);
+  });
+
+  it('CSSCTL_TOKEN: surrounding whitespace is trimmed; control characters are a usage error', () => {
+    expect(envToken('abc.def.ghi\n')).toBe('abc.def.ghi');
+    expect(envToken('  tok \r\n')).toBe('tok');
+    expect(envToken('')).toBeUndefined();
+    expect(envToken(' \n')).toBeUndefined();
+    expect(envToken(undefined)).toBeUndefined();
+    for (const bad of ['ab\ncd', 'ab\u0000cd', 'ab cd', 'a\u001b[31m', 'a\u0085b']) {
+      expect(() => envToken(bad)).toThrow(UsageError);
+    }
+  });
+
+  it('property: jwtExpiry never throws, and gives a valid date or undefined', () => {
+    const b64 = (s: string) => Buffer.from(s).toString('base64url');
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue().map((v) => `h.${b64(JSON.stringify(v))}.s`),
+          fc.anything().map((exp) => `h.${b64(JSON.stringify({ exp }) ?? '')}.s`),
+          fc.double().map((exp) => `h.${b64(`{"exp":${Number.isFinite(exp) ? exp : 0}}`)}.s`),
+        ),
+        (token) => {
+          const ms = jwtExpiry(token);
+          if (ms !== undefined) expect(() => new Date(ms).toISOString()).not.toThrow();
+          const t = tokensFrom({ access_token: token || 'x' }, Date.UTC(2026, 0, 1));
+          expect(() => new Date(t.expires_at).toISOString()).not.toThrow();
+        },
+      ),
+    );
+  });
+
+  it('property: tokensFrom with any expires_in never throws and never passes a year', () => {
+    const now = Date.UTC(2026, 0, 1);
+    fc.assert(
+      fc.property(fc.oneof(fc.double(), fc.integer(), fc.constant(undefined)), (expires_in) => {
+        const t = tokensFrom({ access_token: 'x', expires_in }, now);
+        expect(t.expires_at).toBeGreaterThanOrEqual(now);
+        expect(t.expires_at).toBeLessThanOrEqual(now + MAX_TOKEN_LIFETIME_MS);
+      }),
+    );
+  });
+});
+
+describe('withFileLock', () => {
+  it('tells the caller once when it has to wait for another holder, not when the lock is free', async () => {
+    const waits: string[] = [];
+    await withFileLock(
+      dir,
+      'x',
+      async () => undefined,
+      (p) => waits.push(p),
+    );
+    expect(waits).toEqual([]);
+    let release!: () => void;
+    const held = withFileLock(dir, 'x', () => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 50));
+    const second = withFileLock(
+      dir,
+      'x',
+      async () => 'mine',
+      (p) => waits.push(p),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toContain(join(dir, 'locks'));
+    release();
+    await held;
+    expect(await second).toBe('mine');
+    expect(waits).toHaveLength(1);
   });
 });

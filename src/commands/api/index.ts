@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { completeWith } from '../../completion/meta.js';
 import type { Offer } from '../../core/output/offer.js';
 import { collect, lazy, type MakeContext } from '../shared/action.js';
 
@@ -6,7 +7,7 @@ import { collect, lazy, type MakeContext } from '../shared/action.js';
 export const API_OFFER: Offer = { names: ['json', 'ndjson'], default: 'json' };
 
 export function registerApi(program: Command, ctx: MakeContext): void {
-  program
+  const api = program
     .command('api')
     .description('make an authenticated request to /api/v1<path> and print the JSON answer')
     .argument('<path>', 'e.g. /connections or /findings?severity=high')
@@ -20,4 +21,6 @@ export function registerApi(program: Command, ctx: MakeContext): void {
     .option('--input <file>', "request body from a JSON file ('-' for stdin)")
     .option('--paginate', 'follow limit/offset pages and print every item as one array')
     .action(lazy(ctx, async () => (await import('./api.js')).api, API_OFFER));
+  // Completion offers -o values from the tree: the formats this command offers (src/completion/meta.ts).
+  completeWith(api, { outputs: API_OFFER.names });
 }

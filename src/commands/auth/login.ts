@@ -4,7 +4,7 @@ import { UsageError } from '../../core/errors.js';
 import { tokensFrom } from '../../core/http/session.js';
 import { writeObject } from '../../core/output.js';
 import { promptPassword, promptText } from '../../core/prompt.js';
-import { readSecretLine } from '../../core/stdin.js';
+import { readHiddenLine, readSecretLine } from '../../core/stdin.js';
 import { normalizeBaseUrl } from '../../core/url.js';
 import { login as apiLogin } from '../../api/auth.js';
 
@@ -23,17 +23,25 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
       ? normalizeBaseUrl(await promptText(io, 'Service URL', { validate: validUrl }))
       : missing('a service address', 'pass --base-url <url> or set CSSCTL_BASE_URL'));
   let workspace = settings.workspace;
-  if (!workspace && io.canPrompt) workspace = validateWorkspace(await promptText(io, 'Workspace slug'));
+  // A bad answer at a prompt asks again (the message says why) rather than ending the login.
+  if (!workspace && io.canPrompt)
+    workspace = validateWorkspace(
+      await promptText(io, 'Workspace slug', { validate: valid(validateWorkspace) }),
+    );
 
-  const emailRaw = opts.email ?? env.CSSCTL_EMAIL ?? (await ctx.config()).profile(ctx.profileName).email;
+  const emailRaw = opts.email ?? settings.email;
   const email = emailRaw
     ? validateEmail(emailRaw)
     : io.canPrompt
-      ? validateEmail(await promptText(io, 'Email'))
+      ? validateEmail(await promptText(io, 'Email', { validate: valid(validateEmail) }))
       : missing('an email address', 'pass --email <address> or set CSSCTL_EMAIL');
 
   let password: string;
-  if (opts.passwordStdin) password = await readSecretLine(io.stdin, 'the password on standard input');
+  if (opts.passwordStdin && io.stdin.isTTY) {
+    // A terminal, not a pipe: say what is awaited, and do not echo it.
+    io.notice('--password-stdin: waiting for the password on stdin (type it, then Enter; it is not shown)');
+    password = await readHiddenLine(io.stdin, 'the password on standard input');
+  } else if (opts.passwordStdin) password = await readSecretLine(io.stdin, 'the password on standard input');
   else if (env.CSSCTL_PASSWORD) password = env.CSSCTL_PASSWORD;
   else if (io.canPrompt) password = await promptPassword(io, `Password for ${email}`);
   else {
@@ -51,7 +59,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   } finally {
     spinner.stop();
   }
-  const tokens = tokensFrom(answer, ctx.clock.now());
+  const tokens = { ...tokensFrom(answer, ctx.clock.now()), base_url: baseUrl };
   io.addSecret(tokens.access_token);
   io.addSecret(tokens.refresh_token);
 
@@ -82,14 +90,18 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   }
 }
 
-function validUrl(v: string): true | string {
-  try {
-    normalizeBaseUrl(v);
-    return true;
-  } catch (err) {
-    return (err as Error).message;
-  }
+function valid(check: (v: string) => unknown): (v: string) => true | string {
+  return (v) => {
+    try {
+      check(v.trim());
+      return true;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
 }
+
+const validUrl = valid(normalizeBaseUrl);
 
 function missing(what: string, hint: string): never {
   throw new UsageError(`${what} is required and there is no terminal to ask on`, { hint });

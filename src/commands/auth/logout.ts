@@ -3,7 +3,7 @@ import { writeObject } from '../../core/output.js';
 
 export async function logout(ctx: Context): Promise<void> {
   const removed = await ctx.credentials().remove(ctx.profileName);
-  const { output } = await ctx.settings();
+  const output = (await ctx.settings()).outputOr('table');
   if (output !== 'table') {
     await writeObject(ctx.io, output, { profile: ctx.profileName, removed_from: removed });
   } else if (removed.length > 0) {

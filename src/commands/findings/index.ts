@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
+import { completeWith } from '../../completion/meta.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
 import { FINDINGS_OFFER } from './formats/index.js';
 import { collectSeverities } from './severity.js';
 
 export function registerFindings(program: Command, ctx: MakeContext): void {
   const findings = program.command('findings').description('security findings of the workspace');
-  addListOptions(
+  // Completion offers -o values from the tree: the formats this command offers (src/completion/meta.ts).
+  const list = addListOptions(
     findings
       .command('list')
       .description('list findings, most severe first when several severities are asked for')
@@ -16,4 +18,5 @@ export function registerFindings(program: Command, ctx: MakeContext): void {
       )
       .option('--scan <scan_id>', 'only the findings of this scan'),
   ).action(lazy(ctx, async () => (await import('./list.js')).list, FINDINGS_OFFER));
+  completeWith(list, { outputs: FINDINGS_OFFER.names });
 }

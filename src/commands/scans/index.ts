@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { completeWith } from '../../completion/meta.js';
 import { parseSeverity, collectSeverities } from '../findings/severity.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
 import { SCAN_REPORT_OFFER } from './offer.js';
@@ -29,7 +30,7 @@ function addWaitOptions(cmd: Command): Command {
 
 export function registerScans(program: Command, ctx: MakeContext): void {
   const scans = program.command('scans').description('scans of connections, and waiting for them');
-  addWaitOptions(
+  const create = addWaitOptions(
     scans
       .command('create')
       .description('start a scan of a connection; with --wait, wait for it and report')
@@ -47,10 +48,12 @@ export function registerScans(program: Command, ctx: MakeContext): void {
     .description('show one scan')
     .argument('<scan_id>')
     .action(lazy(ctx, async () => (await import('./get.js')).get));
-  addWaitOptions(
+  const wait = addWaitOptions(
     scans
       .command('wait')
       .description('wait until a scan is final, then print its summary or its findings report')
       .argument('<scan_id>'),
   ).action(lazy(ctx, async () => (await import('./wait.js')).wait, SCAN_REPORT_OFFER));
+  // Completion offers -o values from the tree: the formats these commands offer (src/completion/meta.ts).
+  for (const cmd of [create, wait]) completeWith(cmd, { outputs: SCAN_REPORT_OFFER.names });
 }

@@ -10,33 +10,15 @@ export const PIPE_CELL_WIDTH = 160;
 const GAP = 2;
 const MIN_WIDTH = 6;
 
-const NO_BORDERS = Object.fromEntries(
-  [
-    'top',
-    'top-mid',
-    'top-left',
-    'top-right',
-    'bottom',
-    'bottom-mid',
-    'bottom-left',
-    'bottom-right',
-    'left',
-    'left-mid',
-    'mid',
-    'mid-mid',
-    'right',
-    'right-mid',
-    'middle',
-  ].map((k) => [k, '']),
-);
-
-async function loadTable() {
-  const [{ default: Table }, utils] = await Promise.all([
-    import('cli-table3'),
-    // cli-table3's own width and truncation (East Asian wide characters count double).
-    import('cli-table3/src/utils.js'),
-  ]);
-  return { Table, utils: utils.default };
+/** cli-table3's width and truncation (East Asian wide characters count double), with a fast path for ASCII. */
+async function loadWidths() {
+  const { default: utils } = await import('cli-table3/src/utils.js');
+  const ascii = /^[\x20-\x7e]*$/;
+  return {
+    width: (s: string) => (ascii.test(s) ? s.length : utils.strlen(s)),
+    cut: (s: string, w: number) =>
+      ascii.test(s) ? (s.length <= w ? s : `${s.slice(0, Math.max(0, w - 1))}…`) : utils.truncate(s, w),
+  };
 }
 
 /**
@@ -65,7 +47,7 @@ function terminalWidth(io: IO): number | undefined {
 }
 
 /**
- * `table`: a borderless cli-table3 table written batch by batch. Cells are sanitised (text from the service
+ * `table`: a borderless table written batch by batch (widths measured as cli-table3 does). Cells are sanitised (text from the service
  * never drives the terminal) and cut with '…' to fit the terminal; the full text is in json and csv.
  * Ctrl-C or an error mid-stream still writes the rows held for the batch (end with complete: false).
  */
@@ -79,37 +61,47 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
-    const { Table, utils } = await loadTable();
+    const { width, cut } = await loadWidths();
     const first = cols === undefined;
     cols ??= ctx.columns.filter((c) => !c.optional || items.some((i) => cellText(c, i) !== ''));
     const rows = items.map((item) => cols!.map((c) => terminalText(cellText(c, item))));
     if (!widths) {
-      const natural = cols.map((c, i) =>
-        Math.max(utils.strlen(c.header), ...rows.map((r) => utils.strlen(r[i] ?? ''))),
-      );
-      const width = terminalWidth(io);
+      const natural = cols.map((c, i) => Math.max(width(c.header), ...rows.map((r) => width(r[i] ?? ''))));
+      const room = terminalWidth(io);
       widths =
-        width === undefined
+        room === undefined
           ? natural.map((n) => Math.min(n, PIPE_CELL_WIDTH))
-          : fitWidths(natural, Math.max(width - 1, 20));
+          : fitWidths(natural, Math.max(room - 1, 20));
     }
     const w = widths;
-    const t = new Table({
-      head: first ? cols.map((c, i) => io.color.bold(utils.truncate(c.header, w[i] ?? 0))) : [],
-      colWidths: w.map((n) => n + GAP),
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': GAP },
-      chars: NO_BORDERS,
-      wordWrap: false,
-    });
+    const c = cols;
+    // A borderless table: each cell cut to its column and padded to it, two spaces between columns.
+    const line = (cells: string[], style: (text: string, i: number) => string) =>
+      cells
+        .map((text, i) => {
+          const shown = cut(text, w[i] ?? 0);
+          const pad = i === cells.length - 1 ? 0 : (w[i] ?? 0) + GAP - width(shown);
+          return style(shown, i) + ' '.repeat(Math.max(0, pad));
+        })
+        .join('')
+        .trimEnd();
+    const out: string[] = [];
+    if (first)
+      out.push(
+        line(
+          c.map((col) => col.header),
+          (t) => io.color.bold(t),
+        ),
+      );
     for (const [r, item] of items.entries()) {
-      t.push(
-        cols.map((c, i) => {
-          const text = utils.truncate(rows[r]?.[i] ?? '', w[i] ?? 0);
-          return c.style && item !== null && typeof item === 'object' ? c.style(text, item, io.color) : text;
+      out.push(
+        line(rows[r] ?? [], (t, i) => {
+          const col = c[i];
+          return col?.style && item !== null && typeof item === 'object' ? col.style(t, item, io.color) : t;
         }),
       );
     }
-    ctx.write(`${t.toString().replace(/[ \t]+$/gm, '')}\n`);
+    ctx.write(`${out.join('\n')}\n`);
     ctx.io.flushOut(); // a batch of rows is one large write already: shown at once
   }
 

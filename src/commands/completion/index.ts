@@ -1,0 +1,30 @@
+import { Argument, type Command } from 'commander';
+import { configDir } from '../../core/config.js';
+
+const SHELLS = ['bash', 'zsh', 'fish'];
+
+/**
+ * `cssctl completion <shell>` prints the script generated from the command tree as registered at run time;
+ * the hidden `cssctl __complete <source>` answers the scripts' questions at TAB time (profile names).
+ * Neither needs a context: no settings are resolved, nothing is written, nothing is sent.
+ */
+export function registerCompletion(program: Command, env: NodeJS.ProcessEnv): void {
+  const write = (cmd: Command, text: string) => cmd.configureOutput().writeOut?.(text);
+  program
+    .command('completion')
+    .description('print the shell completion script (bash, zsh or fish)')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .action(async (shell: 'bash' | 'zsh' | 'fish', _opts: unknown, cmd: Command) => {
+      const { completionScript } = await import('../../completion/index.js');
+      write(cmd, completionScript(shell, cmd.parent ?? cmd));
+    });
+  program
+    .command('__complete', { hidden: true })
+    .description('values for the completion scripts')
+    .addArgument(new Argument('<source>').choices(['profiles']))
+    .action(async (_source: string, _opts: unknown, cmd: Command) => {
+      const { profileNames } = await import('../../completion/profiles.js');
+      const names = profileNames(configDir(env));
+      if (names.length > 0) write(cmd, `${names.join('\n')}\n`);
+    });
+}

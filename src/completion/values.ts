@@ -1,0 +1,34 @@
+// The enumerated values completion offers by name (see meta.ts for the convention). Loaded only when a
+// completion script is generated, never at start-up.
+import { SEVERITIES } from '../api/findings-types.js';
+import { EVENT_TYPES } from '../api/webhooks.js';
+import { CONFIG_KEYS, OUTPUT_FORMATS } from '../core/config.js';
+import { LIST_OFFER } from '../core/output/offer.js';
+import type { CompletionValues } from './meta.js';
+
+/** Scan statuses the service and the sandbox use (service-api.md shows only "completed"). */
+export const SCAN_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+
+/** Every output format: what -o completes before a command is named. */
+export const ALL_OUTPUTS: readonly string[] = OUTPUT_FORMATS;
+
+/** What a command offers unless it declares otherwise with completeWith(cmd, { outputs }): lazy()'s default. */
+export const DEFAULT_OUTPUTS: readonly string[] = LIST_OFFER.names;
+
+/** Values of an option, by its long flag, wherever it is registered. */
+export const VALUES_BY_FLAG: Readonly<Record<string, CompletionValues>> = {
+  '--severity': SEVERITIES,
+  '--fail-on': SEVERITIES,
+  '--status': SCAN_STATUSES,
+  '--events': [...EVENT_TYPES, 'all'],
+  '--profile': { dynamic: 'profiles' },
+};
+
+/** Flags whose value is a comma-separated list of those values (`--severity high,medium`). */
+export const LIST_FLAGS: ReadonlySet<string> = new Set(['--severity', '--events']);
+
+/** Values of a positional argument, by its name (`<event>`, `<key>`). */
+export const VALUES_BY_ARGUMENT: Readonly<Record<string, CompletionValues>> = {
+  event: EVENT_TYPES,
+  key: CONFIG_KEYS,
+};
