@@ -85,6 +85,8 @@ export class OutputSink {
    */
   async finish(): Promise<CliError | undefined> {
     this.flush();
+    // A write's error arrives on a later tick (after a synchronous write to a file too): let it come.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     // Only output still on its way is waited for (an empty write is not answered on every stream).
     const pending = this.stream.writableLength > 0;
     if (pending && !this.failure && !this.stream.destroyed && !this.stream.writableEnded) {
