@@ -4,7 +4,7 @@ import { idOfObject } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat, standardFormats, writeList } from '../../core/output/index.js';
-import { allPages, singlePage, type ListOptions } from '../shared/list.js';
+import { writePages, type ListOptions } from '../shared/list.js';
 import { findingColumns } from './columns.js';
 import { FINDINGS_OFFER, loadFindingFormat } from './formats/index.js';
 import { allSeverities, severityPage, type FetchSeverity } from './merge.js';
@@ -38,18 +38,5 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
     fetch: (offset: number, limit: number) => listFindings(client, { limit, offset, severity, scanId }),
     idOf: (f: Finding) => idOfObject(f),
   };
-  if (opts.all) {
-    await writeList(ctx.io, allPages(ctx, spec, opts), out);
-    return;
-  }
-  const spinner = await ctx.io.spinner('Fetching findings…');
-  const offset = opts.offset ?? 0;
-  const source = singlePage(async () => {
-    try {
-      return await spec.fetch(offset, opts.limit as number);
-    } finally {
-      spinner.stop();
-    }
-  }, offset);
-  await writeList(ctx.io, source, out);
+  await writePages(ctx, opts, spec, out);
 }

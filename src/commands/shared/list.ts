@@ -7,6 +7,7 @@ import {
   standardFormats,
   writeList,
   type Column,
+  type ListOutput,
   type ListSource,
   type Offer,
 } from '../../core/output/index.js';
@@ -111,12 +112,22 @@ export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec
     formats: { ...standardFormats<T>(), ...spec.formats },
     signal: ctx.signal,
   };
+  await writePages(ctx, opts, spec, out);
+}
+
+/** Writes `--all` streamed page by page, or one page (a spinner while it is fetched, then the hint). */
+export async function writePages<T>(
+  ctx: Context,
+  opts: ListOptions,
+  spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>,
+  out: ListOutput<T>,
+): Promise<void> {
   if (opts.all) {
     await writeList(ctx.io, allPages(ctx, spec, opts), out);
     return;
   }
   const offset = opts.offset ?? 0;
-  const spinner = await ctx.io.spinner(`Fetching ${spec.noun}…`);
+  const spinner = await ctx.io.spinner(`Fetching ${out.noun}…`);
   const source = singlePage(async () => {
     try {
       return await spec.fetch(offset, opts.limit as number);
