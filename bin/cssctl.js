@@ -1,7 +1,4 @@
-#!/usr/bin/env -S node --semi-space-growth-factor=1 --optimize-for-size
-// (The V8 flags keep the young generation small: without them it grows to 128 MB during a long export and the
-// peak RSS of 100,000 findings is ~140 MB instead of ~98 MB; start-up is unchanged. They can only be given on
-// node's command line — set at run time with v8.setFlagsFromString they made the process hang now and then.)
+#!/usr/bin/env node
 // The executable: checks the runtime, answers `--version` and `… --help` from the text the build took from
 // the CLI itself (dist/help.json, see scripts/gen-help.mjs), and otherwise loads the bundled CLI.
 const [major, minor] = process.versions.node.split('.').map(Number);

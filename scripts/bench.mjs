@@ -43,19 +43,14 @@ const mib = (kib) => `${(kib / 1024).toFixed(1).padStart(6)} MiB`;
 const mark = (ok) => (ok ? 'ok' : 'MISSED');
 const row = (...cols) => console.log(`  ${cols.join('  ')}`);
 
-/** The node flags on bin/cssctl.js's `#!/usr/bin/env -S node …` line: what running `cssctl` gives node. */
-const SHEBANG_FLAGS = readFileSync(bin, 'utf8').split('\n', 1)[0].split(/\s+/).slice(3);
-/** node's arguments as the executable runs them: its shebang flags before `bin`. */
-const asRun = (args) => (args[0] === bin ? [...SHEBANG_FLAGS, ...args] : args);
-
 /** Runs node with `args`; returns wall ms, peak RSS (KiB) and stderr. stdout: a file, 'ignore', or kept. */
 function runNode(args, env, { stdoutFile, input } = {}) {
   const rssFile = join(work, 'rss');
   rmSync(rssFile, { force: true });
   const cmd = TIME ? TIME : process.execPath;
   const argv = TIME
-    ? ['-f', '%M', '-o', rssFile, process.execPath, ...asRun(args)]
-    : ['--import', join(root, 'scripts/bench-rss.mjs'), ...asRun(args)];
+    ? ['-f', '%M', '-o', rssFile, process.execPath, ...args]
+    : ['--import', join(root, 'scripts/bench-rss.mjs'), ...args];
   const out = stdoutFile === 'ignore' ? 'ignore' : stdoutFile ? openSync(stdoutFile, 'w') : 'pipe';
   const t = process.hrtime.bigint();
   const r = spawnSync(cmd, argv, {
@@ -78,7 +73,7 @@ function timeCases(cases, runs, env) {
   for (let i = 0; i < runs; i++)
     cases.forEach(([, args, extraEnv], j) => {
       const t = process.hrtime.bigint();
-      const r = spawnSync(process.execPath, asRun(args), {
+      const r = spawnSync(process.execPath, args, {
         env: { ...baseEnv, ...env, ...extraEnv },
         stdio: 'ignore',
       });

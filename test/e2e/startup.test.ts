@@ -2,7 +2,6 @@
 // the CLI. These tests fail when that file parts ways with what commander itself prints.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -85,21 +84,5 @@ describe('bin/cssctl.js answers early', () => {
     expect(run(['--json', 'connections', '--help'])).toBe(
       await commanderHelp(['--json', 'connections', '--help']),
     );
-  });
-});
-
-describe('the executable', () => {
-  it('runs as `cssctl` through its #! line, whose node flags this node accepts', () => {
-    const first = readFileSync(BIN, 'utf8').split('\n', 1)[0]!;
-    expect(first).toMatch(/^#!\/usr\/bin\/env -S node( --[\w-]+(=\S+)?)+$/);
-    const flags = first.split(/\s+/).slice(3);
-    // node refuses an unknown or misspelt V8 flag, so a typo in the #! line fails here.
-    const viaNode = execFileSync(process.execPath, [...flags, BIN, '--version'], { encoding: 'utf8' });
-    const direct = execFileSync(BIN, ['--version'], {
-      encoding: 'utf8',
-      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` },
-    });
-    expect(direct).toBe(`${pkg.version}\n`);
-    expect(viaNode).toBe(direct);
   });
 });
