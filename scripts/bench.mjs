@@ -43,6 +43,9 @@ const mib = (kib) => `${(kib / 1024).toFixed(1).padStart(6)} MiB`;
 const mark = (ok) => (ok ? 'ok' : 'MISSED');
 const row = (...cols) => console.log(`  ${cols.join('  ')}`);
 
+/** No case may hang the report (node has deadlocked at exit under the small-young-generation flags). */
+const CASE_TIMEOUT_MS = 180_000;
+
 /** Runs node with `args`; returns wall ms, peak RSS (KiB) and stderr. stdout: a file, 'ignore', or kept. */
 function runNode(args, env, { stdoutFile, input } = {}) {
   const rssFile = join(work, 'rss');
@@ -54,6 +57,7 @@ function runNode(args, env, { stdoutFile, input } = {}) {
   const out = stdoutFile === 'ignore' ? 'ignore' : stdoutFile ? openSync(stdoutFile, 'w') : 'pipe';
   const t = process.hrtime.bigint();
   const r = spawnSync(cmd, argv, {
+    timeout: CASE_TIMEOUT_MS,
     env: { ...baseEnv, ...env, BENCH_RSS_FILE: rssFile },
     input,
     stdio: [input === undefined ? 'ignore' : 'pipe', out, 'pipe'],
@@ -74,6 +78,7 @@ function timeCases(cases, runs, env) {
     cases.forEach(([, args, extraEnv], j) => {
       const t = process.hrtime.bigint();
       const r = spawnSync(process.execPath, args, {
+        timeout: CASE_TIMEOUT_MS,
         env: { ...baseEnv, ...env, ...extraEnv },
         stdio: 'ignore',
       });
