@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConnectProxy } from './connect-proxy.js';
 import { World, errorLine } from './harness.js';
 
 /**
@@ -57,22 +58,7 @@ describe('https and HTTPS_PROXY', () => {
     });
     await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
     base = `https://localhost:${(front.address() as AddressInfo).port}`;
-    // A CONNECT proxy: records the tunnel target and splices the sockets.
-    proxy = createHttpServer();
-    proxy.on('connect', (req, socket, head) => {
-      tunnels.push(req.url!);
-      // Every host of this test lives on 127.0.0.1: the name is never looked up in DNS.
-      const port = req.url!.split(':').pop();
-      const upstream = connect(Number(port), '127.0.0.1', () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    proxy = await startConnectProxy(tunnels);
   });
 
   afterAll(async () => {

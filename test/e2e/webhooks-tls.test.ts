@@ -3,11 +3,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConnectProxy } from './connect-proxy.js';
 import { World, errorLine } from './harness.js';
 
 const SECRET = 'tls-webhook-secret';
@@ -58,19 +59,7 @@ describe('webhooks over https and HTTPS_PROXY', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     port = (receiver.address() as AddressInfo).port;
-    proxy = createHttpServer();
-    proxy.on('connect', (req, socket, head) => {
-      tunnels.push(req.url!);
-      const upstream = connect(Number(req.url!.split(':').pop()), '127.0.0.1', () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    proxy = await startConnectProxy(tunnels);
   });
 
   afterAll(async () => {
