@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CliError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
+import { useExportHeap } from '../core/heap.js';
 
 export interface Page<T> {
   items: T[];
@@ -114,10 +115,10 @@ export class Paginator<T> implements AsyncIterable<T> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
-    for await (const { items, ends } of this.batches()) {
-      for (const [i, item] of items.entries()) {
-        this.position = ends[i]!;
-        yield item;
+    for await (const { items, start, ends } of this.batches()) {
+      for (let i = 0; i < items.length; i++) {
+        this.position = ends ? ends[i]! : start + i + 1;
+        yield items[i]!;
       }
     }
   }
@@ -127,14 +128,15 @@ export class Paginator<T> implements AsyncIterable<T> {
    * item. `position` moves to the end of each page as it is handed out (the page is written whole).
    */
   async *pages(): AsyncGenerator<T[]> {
-    for await (const { items, ends } of this.batches()) {
-      this.position = ends[ends.length - 1]!;
+    for await (const { items, start, ends } of this.batches()) {
+      this.position = ends ? ends[ends.length - 1]! : start + items.length;
       yield items;
     }
   }
 
   /** Each page's new items, with the offset that follows each of them (where a resumed run starts). */
-  private async *batches(): AsyncGenerator<{ items: T[]; ends: number[] }> {
+  /** Pages less the items already printed; `ends[i]` is where item i ends, given only when some were dropped. */
+  private async *batches(): AsyncGenerator<{ items: T[]; start: number; ends?: number[] }> {
     let recent = new Set<string>();
     let previous = new Set<string>();
     const seenPages = new Set<string>();
@@ -172,17 +174,27 @@ export class Paginator<T> implements AsyncIterable<T> {
         }
         seenPages.add(fingerprint);
       }
-      const fresh: T[] = [];
-      const ends: number[] = [];
-      for (const [i, item] of page.items.entries()) {
+      // Usually nothing is dropped and the page is handed on as it came.
+      let drop: boolean[] | undefined;
+      for (let i = 0; i < ids.length; i++) {
         const id = ids[i];
-        if (id !== undefined && (recent.has(id) || previous.has(id))) {
-          dropped++;
-          continue;
+        if (id === undefined) continue;
+        if (recent.has(id) || previous.has(id)) (drop ??= [])[i] = true;
+        else recent.add(id);
+      }
+      let fresh = page.items;
+      let ends: number[] | undefined;
+      if (drop) {
+        fresh = [];
+        ends = [];
+        for (let i = 0; i < page.items.length; i++) {
+          if (drop[i]) {
+            dropped++;
+            continue;
+          }
+          fresh.push(page.items[i]!);
+          ends.push(pageStart + i + 1);
         }
-        if (id !== undefined) recent.add(id);
-        fresh.push(item);
-        ends.push(pageStart + i + 1);
       }
       const next = pageStart + page.items.length;
       if (
@@ -195,8 +207,9 @@ export class Paginator<T> implements AsyncIterable<T> {
         // output, not on each in turn. Still one request at a time; its failure surfaces when it is read.
         pending = this.fetchPage(next, this.opts.pageSize);
         pending.catch(() => undefined);
+        useExportHeap();
       }
-      if (fresh.length > 0) yield { items: fresh, ends };
+      if (fresh.length > 0) yield { items: fresh, start: pageStart, ends };
       this.position = pageStart + page.items.length;
       if (fresh.length === 0) {
         this.warn('the service returned a page of items already printed; stopping');

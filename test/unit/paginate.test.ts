@@ -200,6 +200,31 @@ describe('Paginator', () => {
     expect(dropped[0]).toMatch(/^warning: .*\b1\b/);
   });
 
+  it('an item dropped mid-page leaves every other item its own resume position', async () => {
+    // Page 2 (offset 3) repeats i1 in its middle: i3, i1, i4.
+    const served = [{ id: 'i0' }, { id: 'i1' }, { id: 'i2' }, { id: 'i3' }, { id: 'i1' }, { id: 'i4' }];
+    const fetch = async (offset: number, limit: number): Promise<Page<Item>> => ({
+      items: served.slice(offset, offset + limit),
+      total: served.length,
+      limit,
+    });
+    const { io } = makeIO();
+    const p = paginator(fetch, io, 3);
+    const seen: [string, number][] = [];
+    for await (const item of p) seen.push([item.id, p.position]);
+    expect(seen).toEqual([
+      ['i0', 1],
+      ['i1', 2],
+      ['i2', 3],
+      ['i3', 4],
+      ['i4', 6],
+    ]);
+    const pages = paginator(fetch, io, 3);
+    const ends: number[] = [];
+    for await (const page of pages.pages()) ends.push(pages.position, page.length);
+    expect(ends).toEqual([3, 3, 6, 2]);
+  });
+
   it('stops with a warning when the server ignores offset (every page is the first page)', async () => {
     const data = items(10);
     const calls: number[] = [];

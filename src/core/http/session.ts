@@ -103,6 +103,7 @@ export interface SessionDeps {
  */
 export class Session {
   private loaded?: LoadedTokens;
+  private fromEnvTokens?: LoadedTokens;
   private inflight?: Promise<Tokens>;
 
   constructor(private readonly deps: SessionDeps) {
@@ -116,8 +117,12 @@ export class Session {
   /** The stored tokens and where they came from, or undefined when not logged in. */
   async current(): Promise<LoadedTokens | undefined> {
     if (this.deps.envToken) {
-      const exp = jwtExpiry(this.deps.envToken);
-      return { tokens: { access_token: this.deps.envToken, expires_at: exp ?? 0 }, source: 'env' };
+      // Read once: an export asks on every page.
+      this.fromEnvTokens ??= {
+        tokens: { access_token: this.deps.envToken, expires_at: jwtExpiry(this.deps.envToken) ?? 0 },
+        source: 'env',
+      };
+      return this.fromEnvTokens;
     }
     if (!this.loaded) {
       const loaded = await this.deps.credentials.load(this.deps.profile);

@@ -132,8 +132,9 @@ async function readCapped(
     if (size > max) throw tooLarge();
     chunks.push(chunk);
   }
-  // As undici's text(): UTF-8, a leading BOM dropped.
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
+  // As undici's text(): UTF-8 (malformed bytes become U+FFFD), a leading BOM dropped.
+  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function toNetworkError(err: unknown, req: HttpRequest, timeoutMs: number, timedOut: boolean): NetworkError {
