@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   SARIF_MAX_RESULTS,
@@ -279,6 +280,42 @@ describe('sarif', () => {
     expect(Number(other.properties['security-severity'])).toBeGreaterThanOrEqual(9); // E was critical
     expect(run.results.find((r) => r.properties['finding-id'] === 'r3')!.message.text).toMatch(/^Check D\. /);
     expect(err).toMatch(/sarif: 3 findings of checks beyond the first 2 share the rule cssctl\/other-checks/);
+  });
+
+  it('the result cut and the separators hold wherever the spill files are read apart (property)', async () => {
+    const rank = ['critical', 'high', 'medium', 'low', 'info'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            severity: fc.constantFrom(...rank, 'weird'),
+            title: fc.stringMatching(/^[a-z ,\n{}"\\]{0,12}$/),
+          }),
+          { maxLength: 60 },
+        ),
+        fc.integer({ min: 1, max: 70 }),
+        fc.integer({ min: 1, max: 700 }),
+        fc.integer({ min: 1, max: 64 }),
+        async (specs, maxResults, spillBytes, readChunk) => {
+          const input = specs.map((s, i) => finding({ id: `f${i}`, ...s }));
+          const tmp = mkdtempSync(join(work, 'prop-'));
+          const { out } = await runReport(sarif, input, { maxResults, spillBytes, readChunk, tmpDir: tmp });
+          const doc = JSON.parse(out) as Sarif;
+          const order = (f: { severity: string }) => {
+            const i = rank.indexOf(f.severity);
+            return i < 0 ? rank.length : i;
+          };
+          const expected = input
+            .map((f, i) => ({ f, i }))
+            .sort((a, b) => order(a.f) - order(b.f) || a.i - b.i)
+            .slice(0, maxResults)
+            .map(({ f }) => f.id);
+          expect(doc.runs[0]!.results.map((r) => r.properties['finding-id'])).toStrictEqual(expected);
+          rmSync(tmp, { recursive: true, force: true });
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('past the memory threshold results spill to a private temporary folder, same output, folder removed', async () => {

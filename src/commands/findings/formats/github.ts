@@ -12,6 +12,7 @@
 import type { Formatter, FormatterContext } from '../../../core/format.js';
 import type { Finding } from '../../../api/findings-types.js';
 import {
+  breather,
   NonFindings,
   OTHER,
   SeverityBuckets,
@@ -66,9 +67,15 @@ export function github(ctx: FormatterContext<Finding>, options: ReportOptions = 
       const f = skipped.accept(raw);
       if (f) buckets.add(rankOf(f), `${workflowCommand(f)}\n`);
     },
-    end() {
+    async end() {
+      const breathe = breather(ctx.io);
       try {
-        for (let b = 0; b <= OTHER; b++) for (const chunk of buckets.read(b)) ctx.write(chunk);
+        for (let b = 0; b <= OTHER; b++)
+          for (const chunk of buckets.read(b)) {
+            ctx.write(chunk);
+            const pause = breathe(chunk.length);
+            if (pause) await pause;
+          }
         skipped.warn(ctx);
       } finally {
         buckets.close();

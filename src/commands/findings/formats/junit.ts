@@ -16,6 +16,7 @@
 import type { Formatter, FormatterContext } from '../../../core/format.js';
 import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
 import {
+  breather,
   OTHER,
   SeverityBuckets,
   failOnOf,
@@ -96,7 +97,8 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
       if (failed) failures[b]!++;
       buckets.add(b, testcase(f, failed));
     },
-    end({ complete }) {
+    async end({ complete }) {
+      const breathe = breather(ctx.io);
       try {
         const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
         const name = complete ? 'cssctl findings' : 'cssctl findings (incomplete: interrupted)';
@@ -109,7 +111,11 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
           ctx.write(
             `  <testsuite name="${SUITE_NAMES[b]}" tests="${tests[b]}" failures="${failures[b]}" errors="0" skipped="0" time="0">\n`,
           );
-          for (const chunk of buckets.read(b)) ctx.write(chunk);
+          for (const chunk of buckets.read(b)) {
+            ctx.write(chunk);
+            const pause = breathe(chunk.length);
+            if (pause) await pause;
+          }
           ctx.write('  </testsuite>\n');
         }
         ctx.write('</testsuites>\n');

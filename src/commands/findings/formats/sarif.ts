@@ -9,6 +9,7 @@ import type { Formatter, FormatterContext } from '../../../core/format.js';
 import { VERSION } from '../../../version.js';
 import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
 import {
+  breather,
   NonFindings,
   OTHER,
   SeverityBuckets,
@@ -195,6 +196,8 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
   const RESULT_INDENT = '        ';
   const skipped = new NonFindings('sarif');
   let accepted = 0;
+  /** Results per severity bucket: where the `max` cut falls is known before the text is read back. */
+  const perBucket: number[] = Array.from({ length: OTHER + 1 }, () => 0);
   return {
     item(raw) {
       const f = skipped.accept(raw);
@@ -231,9 +234,12 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
         rule.description ||= text(f.description);
         rule.remediation ||= text(f.remediation);
       }
-      buckets.add(rank, `${JSON.stringify(resultJson(f, rule))}\n`);
+      // Stored as written, separator first (stringified JSON holds no raw newline: one per result).
+      buckets.add(rank, `,\n${RESULT_INDENT}${JSON.stringify(resultJson(f, rule))}`);
+      perBucket[rank]!++;
     },
-    end({ complete }) {
+    async end({ complete }) {
+      const breathe = breather(ctx.io);
       try {
         const count = accepted;
         skipped.warn(ctx);
@@ -282,21 +288,41 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
         ];
         ctx.write(`${head.join('\n')}\n`);
         let written = 0;
+        let first = true;
+        const emit = async (chunk: string) => {
+          if (chunk === '') return;
+          // The first result written loses its separator.
+          ctx.write(first ? chunk.slice(2) : chunk);
+          first = false;
+          const pause = breathe(chunk.length);
+          if (pause) await pause;
+        };
         for (let b = 0; b <= OTHER && written < max; b++) {
-          let pending = '';
-          for (const chunk of buckets.read(b)) {
-            // Chunks are not line-aligned once spilled: each line is one result.
-            const lines = (pending + chunk).split('\n');
-            pending = lines.pop() as string;
-            let out = '';
-            for (const line of lines) {
-              if (written >= max) break;
-              out += `${written === 0 ? '' : ',\n'}${RESULT_INDENT}${line}`;
-              written++;
+          const quota = Math.min(perBucket[b]!, max - written);
+          const cutHere = quota < perBucket[b]!;
+          let seen = 0; // separators met in this bucket: one per result
+          let carry = '';
+          for (const piece of buckets.read(b)) {
+            let chunk = carry + piece;
+            carry = '';
+            // A trailing "," waits for the next piece, so a ",\n" separator is never split between two writes.
+            if (chunk.endsWith(',')) {
+              carry = ',';
+              chunk = chunk.slice(0, -1);
             }
-            if (out) ctx.write(out);
-            if (written >= max) break;
+            let at = -1;
+            if (cutHere) {
+              for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) {
+                if (++seen > quota) {
+                  at = i - 1; // the cut goes before that result's ","
+                  break;
+                }
+              }
+            }
+            await emit(at >= 0 ? chunk.slice(0, at) : chunk);
+            if (at >= 0) break;
           }
+          written += quota;
         }
         ctx.write(`${written === 0 ? '' : '\n'}      ]\n    }\n  ]\n}\n`);
       } finally {
