@@ -168,7 +168,7 @@ async function startup() {
       ['cssctl connections list --json', [bin, 'connections', 'list', '--json']],
       ['cssctl api /findings?limit=1', [bin, 'api', '/findings?limit=1']],
       ['  load dist/cli.js (commander, chalk, tree)', ['--input-type=module', '-e', cliOnly]],
-      ['  cssctl config path (+ conf)', [bin, 'config', 'path']],
+      ['  cssctl config path (+ config reader)', [bin, 'config', 'path']],
       ["  bare GET, cssctl's undici parts", [bareRequest, 'core', `${url}/api/v1/connections`], req],
       ['  bare GET, whole undici', [bareRequest, 'full', `${url}/api/v1/connections`], req],
       ['  bare GET, node:http', [bareRequest, 'http', `${url}/api/v1/connections`], req],
@@ -353,13 +353,13 @@ async function reportStartup() {
     row(name.padEnd(44), ms(t), `${(t / base).toFixed(2)}×`.padStart(6), verdict);
   }
   const cli = ratio('  load dist/cli.js (commander, chalk, tree)');
-  const conf = ratio('  cssctl config path (+ conf)');
+  const conf = ratio('  cssctl config path (+ config reader)');
   const core = ratio("  bare GET, cssctl's undici parts");
   const http = ratio('  bare GET, node:http');
   const list = ratio('cssctl connections list --json');
   console.log(
     `  Where a request command's time goes: node itself 1.00×; the CLI's modules +${(cli - 1).toFixed(2)}×;` +
-      ` reading the profile with conf +${(conf - cli).toFixed(2)}×; one GET with the undici parts cssctl loads,` +
+      ` reading the profile (src/core/config.ts) +${(conf - cli).toFixed(2)}×; one GET with the undici parts cssctl loads,` +
       ` and nothing else of cssctl, is ${core.toFixed(2)}× (node:http: ${http.toFixed(2)}×); the rest` +
       ` (credentials, session, output) +${Math.max(0, list - conf - (core - 1)).toFixed(2)}×.` +
       (core > 2 ? ' With undici a request command cannot reach 2.0×: the GET alone is past it.' : ''),
@@ -389,13 +389,15 @@ async function reportExports() {
     }
   }
   console.log(
-    '  Peak RSS, 10× the items (targets: under 100 MB at 100,000, and ≤ 1.25× the peak at 10,000):',
+    '  Peak RSS, 10× the items (targets: under 100 MB at 100,000 — read as MiB, the unit the issue measured in —' +
+      ' and ≤ 1.25× the peak at 10,000):',
   );
   for (const c of exportCases) {
     const a = small[c.name].rssKiB;
     const b = large[c.name].rssKiB;
     const ok = b / 1024 < 100 && b / a <= 1.25;
-    row(`${c.name.padEnd(38)}`, `${mib(a)} → ${mib(b)}`, `${(b / a).toFixed(2)}×`, mark(ok));
+    const mb = `(${((b * 1024) / 1e6).toFixed(1)} MB)`;
+    row(`${c.name.padEnd(38)}`, `${mib(a)} → ${mib(b)} ${mb}`, `${(b / a).toFixed(2)}×`, mark(ok));
   }
   console.log(
     `  Wall time of ${LARGE.toLocaleString('en-US')}, median of 5, against the bare undici pager (target ≤ 1.00×):`,
