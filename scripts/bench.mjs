@@ -43,7 +43,7 @@ const mib = (kib) => `${(kib / 1024).toFixed(1).padStart(6)} MiB`;
 const mark = (ok) => (ok ? 'ok' : 'MISSED');
 const row = (...cols) => console.log(`  ${cols.join('  ')}`);
 
-/** No case may hang the report (node has deadlocked at exit under the small-young-generation flags). */
+/** No case may hang the report (node deadlocked at exit under --optimize-for-size before --no-concurrent-sparkplug). */
 const CASE_TIMEOUT_MS = 180_000;
 
 /** Runs node with `args`; returns wall ms, peak RSS (KiB) and stderr. stdout: a file, 'ignore', or kept. */
