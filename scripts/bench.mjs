@@ -359,7 +359,7 @@ async function reportStartup() {
   const list = ratio('cssctl connections list --json');
   console.log(
     `  Where a request command's time goes: node itself 1.00×; the CLI's modules +${(cli - 1).toFixed(2)}×;` +
-      ` reading the profile (src/core/config.ts) +${(conf - cli).toFixed(2)}×; one GET with the undici parts cssctl loads,` +
+      ` reading the profile (src/core/config.ts) +${Math.max(0, conf - cli).toFixed(2)}×; one GET with the undici parts cssctl loads,` +
       ` and nothing else of cssctl, is ${core.toFixed(2)}× (node:http: ${http.toFixed(2)}×); the rest` +
       ` (credentials, session, output) +${Math.max(0, list - conf - (core - 1)).toFixed(2)}×.` +
       (core > 2 ? ' With undici a request command cannot reach 2.0×: the GET alone is past it.' : ''),

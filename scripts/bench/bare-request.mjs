@@ -29,13 +29,8 @@ if (kind === 'http') {
   const res = await undici.request(url, { headers, dispatcher: new undici.Agent() });
   body = await res.body.text();
 } else {
-  // The chunk of the build that cssctl's transport loads (src/core/http/undici.ts).
-  const dir = new URL('../../dist/chunks/', import.meta.url);
-  const chunk = process
-    .getBuiltinModule('node:fs')
-    .readdirSync(dir)
-    .find((f) => /^undici-\w+\.js$/.test(f));
-  const { loadUndici } = await import(new URL(chunk, dir).href);
+  // The same undici parts as cssctl's transport loads (src/core/http/undici.ts, built apart by npm run build).
+  const { loadUndici } = await import(new URL('../../dist/bench/undici-parts.js', import.meta.url).href);
   const u = await loadUndici();
   const res = await u.request(url, { method: 'GET', headers, dispatcher: u.createDispatcher() });
   body = await res.body.text();
