@@ -134,8 +134,10 @@ export class Paginator<T> implements AsyncIterable<T> {
     }
   }
 
-  /** Each page's new items, with the offset that follows each of them (where a resumed run starts). */
-  /** Pages less the items already printed; `ends[i]` is where item i ends, given only when some were dropped. */
+  /**
+   * Each page's new items (less those already printed) and where it starts; `ends[i]`, the offset that follows
+   * item i (where a resumed run starts), is given only when some were dropped.
+   */
   private async *batches(): AsyncGenerator<{ items: T[]; start: number; ends?: number[] }> {
     let recent = new Set<string>();
     let previous = new Set<string>();

@@ -12,7 +12,7 @@
 import type { Formatter, FormatterContext } from '../../../core/format.js';
 import type { Finding } from '../../../api/findings-types.js';
 import {
-  breather,
+  pacedWriter,
   NonFindings,
   OTHER,
   SeverityBuckets,
@@ -68,14 +68,9 @@ export function github(ctx: FormatterContext<Finding>, options: ReportOptions = 
       if (f) buckets.add(rankOf(f), `${workflowCommand(f)}\n`);
     },
     async end() {
-      const breathe = breather(ctx.io);
+      const write = pacedWriter(ctx);
       try {
-        for (let b = 0; b <= OTHER; b++)
-          for (const chunk of buckets.read(b)) {
-            ctx.write(chunk);
-            const pause = breathe(chunk.length);
-            if (pause) await pause;
-          }
+        for (let b = 0; b <= OTHER; b++) for (const chunk of buckets.read(b)) await write(chunk);
         skipped.warn(ctx);
       } finally {
         buckets.close();

@@ -16,7 +16,7 @@
 import type { Formatter, FormatterContext } from '../../../core/format.js';
 import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
 import {
-  breather,
+  pacedWriter,
   OTHER,
   SeverityBuckets,
   failOnOf,
@@ -98,7 +98,7 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
       buckets.add(b, testcase(f, failed));
     },
     async end({ complete }) {
-      const breathe = breather(ctx.io);
+      const write = pacedWriter(ctx);
       try {
         const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
         const name = complete ? 'cssctl findings' : 'cssctl findings (incomplete: interrupted)';
@@ -111,11 +111,7 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
           ctx.write(
             `  <testsuite name="${SUITE_NAMES[b]}" tests="${tests[b]}" failures="${failures[b]}" errors="0" skipped="0" time="0">\n`,
           );
-          for (const chunk of buckets.read(b)) {
-            ctx.write(chunk);
-            const pause = breathe(chunk.length);
-            if (pause) await pause;
-          }
+          for (const chunk of buckets.read(b)) await write(chunk);
           ctx.write('  </testsuite>\n');
         }
         ctx.write('</testsuites>\n');

@@ -9,7 +9,7 @@ import type { Formatter, FormatterContext } from '../../../core/format.js';
 import { VERSION } from '../../../version.js';
 import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
 import {
-  breather,
+  pacedWriter,
   NonFindings,
   OTHER,
   SeverityBuckets,
@@ -239,7 +239,7 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
       perBucket[rank]!++;
     },
     async end({ complete }) {
-      const breathe = breather(ctx.io);
+      const write = pacedWriter(ctx);
       try {
         const count = accepted;
         skipped.warn(ctx);
@@ -292,10 +292,8 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
         const emit = async (chunk: string) => {
           if (chunk === '') return;
           // The first result written loses its separator.
-          ctx.write(first ? chunk.slice(2) : chunk);
+          await write(first ? chunk.slice(2) : chunk);
           first = false;
-          const pause = breathe(chunk.length);
-          if (pause) await pause;
         };
         for (let b = 0; b <= OTHER && written < max; b++) {
           const quota = Math.min(perBucket[b]!, max - written);
