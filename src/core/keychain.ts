@@ -15,9 +15,9 @@ export class KeychainLockedError extends CliError {
 /** No answer within the bound, or the helper process died. */
 export class KeychainTimeoutError extends CliError {}
 
-/** Where the bundled helper lives: beside the entry (dist/) or one level up from a chunk (dist/chunks/). */
+/** Where the helper lives: beside the bundle (dist/keychain-worker.js), or beside this file in the sources. */
 export function keychainWorkerPath(): string | undefined {
-  for (const rel of ['./keychain-worker.js', '../keychain-worker.js', './keychain-worker.ts']) {
+  for (const rel of ['./keychain-worker.js', './keychain-worker.ts']) {
     try {
       const p = fileURLToPath(new URL(rel, import.meta.url));
       if (existsSync(p)) return p;
