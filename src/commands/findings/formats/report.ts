@@ -173,7 +173,7 @@ export class SeverityBuckets {
   private readonly spillBytes: number;
   private readonly cleanupOnExit = () => this.close();
 
-  constructor(private readonly options: { spillBytes?: number; tmpDir?: string; readChunk?: number } = {}) {
+  constructor(private readonly options: Pick<ReportOptions, 'spillBytes' | 'tmpDir' | 'readChunk'> = {}) {
     this.spillBytes = options.spillBytes ?? DEFAULT_SPILL_BYTES;
   }
 
