@@ -17,19 +17,63 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
  * - what undici requires lazily (fetch bodies, FormData, the non-SIMD parser) stays out of the bundle and
  *   is required from node_modules at run time, if it is ever needed;
  * - the whole package (`import('undici')`, for EnvHttpProxyAgent when a proxy is set) is loaded from
- *   node_modules as it is, not bundled beside the parts.
+ *   node_modules as it is, not bundled beside the parts;
+ * - `node:assert` (~1.5 ms to load) only when an assertion fails: undici calls nothing but `assert(value)`;
+ * - `node:http` (~3 ms) never: undici reads two things of it at load time, patched below to be read when used
+ *   (src/core/http/undici.ts gives its Agent a maxHeaderSize, so the default is never asked for).
  */
+/** Exact edits of undici's sources, each found once or the build fails (an undici upgrade must re-check). */
+const UNDICI_EDITS = {
+  'core/util.js': [
+    ["const { IncomingMessage } = require('node:http')\n", ''],
+    [
+      'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
+      // An IncomingMessage exists only once node:http is loaded: the name is checked first.
+      "if (Object.getPrototypeOf(stream).constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage) {",
+    ],
+  ],
+  'dispatcher/client.js': [
+    ["const http = require('node:http')\n", ''],
+    [
+      'const getDefaultNodeMaxHeaderSize = http &&',
+      "const getDefaultNodeMaxHeaderSize = () => { const http = require('node:http'); return (http &&",
+    ],
+    [
+      "  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }",
+      "  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') })() }",
+    ],
+  ],
+};
+
 const undiciParts = {
   name: 'undici-parts',
   setup(b) {
     const lib = `${realpathSync(fileURLToPath(new URL('../node_modules/undici/lib', import.meta.url)))}${sep}`;
     b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', external: true }));
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/ }, (a) => {
+      const rel = relative(lib, a.path).split(sep).join('/');
+      let text = readFileSync(a.path, 'utf8');
+      for (const [from, to] of UNDICI_EDITS[rel] ?? []) {
+        if (text.split(from).length !== 2) throw new Error(`build: undici/lib/${rel} changed: ${from}`);
+        text = text.replace(from, to);
+      }
+      return { contents: text, loader: 'js' };
+    });
     b.onResolve({ filter: /^node:http2$/ }, (a) =>
       a.importer.endsWith('client-h2.js') ? { path: 'http2', namespace: 'lazy-http2' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-http2' }, () => ({
       contents: `module.exports = { constants: ${JSON.stringify(http2Constants)},
         connect: (...args) => process.getBuiltinModule('node:http2').connect(...args) };`,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^node:assert$/ }, (a) =>
+      a.importer.startsWith(lib) ? { path: 'assert', namespace: 'lazy-assert' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
+      contents: `module.exports = function assert(value, message) {
+        if (!value) process.getBuiltinModule('node:assert').ok(value, message);
+      };`,
       loader: 'js',
     }));
     b.onResolve({ filter: /^\.\.?\/.*(web\/|llhttp-wasm)/ }, (a) => {
@@ -41,20 +85,54 @@ const undiciParts = {
 };
 
 /**
- * Node's built-in modules, taken with process.getBuiltinModule instead of an ESM `import`: an import makes
- * Node build the module's ESM face, which reads every export and so loads what they lazily stand for
+ * Built-in modules Node has loaded before any script runs (measured on Node 24: each costs under 0.4 ms when
+ * taken). A CommonJS bundle requires them as they are: no stand-in, and a named import of one costs nothing
+ * (a bundled stand-in is a CommonJS module, which esbuild copies export by export into every module that
+ * imports it: ~3 ms at start-up for fs, path and process alone).
+ */
+const LOADED_AT_START = new Set([
+  'async_hooks',
+  'buffer',
+  'constants',
+  'diagnostics_channel',
+  'events',
+  'fs',
+  'module',
+  'os',
+  'path',
+  'process',
+  'querystring',
+  'string_decoder',
+  'timers',
+  'url',
+  'util',
+  'util/types',
+  'vm',
+]);
+
+/**
+ * Node's other built-in modules, taken with process.getBuiltinModule instead of an ESM `import`: an import
+ * makes Node build the module's ESM face, which reads every export and so loads what they lazily stand for
  * (`import … from 'node:crypto'` loads all of webcrypto; `node:http` loads Node's internal undici). A
  * module that is an object is loaded on the first use of one of its exports, so `commander` importing
- * child_process costs nothing until a command spawns one.
+ * child_process costs nothing until a command spawns one (crypto ~9 ms, http ~6, child_process ~6, tty ~4).
  */
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
+    const cjs = b.initialOptions.format === 'cjs';
     b.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, (a) => {
       const name = a.path.replace(/^node:/, '');
       if (!isBuiltin(`node:${name}`)) return undefined;
+      // `import process from 'node:process'` (chalk, ora): the global itself, not a copy of its ~80 properties.
+      if (cjs && name === 'process') return { path: 'process', namespace: 'process-global' };
+      if (cjs && LOADED_AT_START.has(name)) return { path: `node:${name}`, external: true };
       return { path: name, namespace: 'builtin' };
     });
+    b.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({
+      contents: 'export default process;',
+      loader: 'js',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, async (a) => {
       const id = JSON.stringify(`node:${a.path}`);
       const mod = process.getBuiltinModule(`node:${a.path}`);
@@ -97,18 +175,36 @@ const common = {
 
 await build({
   ...common,
+  // CommonJS, so bin/cssctl.js can compile it as a classic script with a V8 code cache (scripts/code-cache.mjs);
+  // a module (ESM) can only be given Node's compile cache, which holds the top level and none of the
+  // functions compiled while the CLI runs.
+  format: 'cjs',
   entryPoints: { cli: 'src/cli.ts' },
+  outExtension: { '.js': '.cjs' },
   // undiciParts first: its node:http2 stand-in wins over the lazy built-in.
   plugins: [undiciParts, lazyBuiltins],
+  // An import() of a bundled module is a lazy initialiser; of an external one (the whole undici, for a proxy),
+  // a require(): a script compiled by node:vm has no loader for import().
+  supported: { 'dynamic-import': false },
+  // The bundle is one function expression, called at once when Node's CommonJS loader runs the file (and
+  // --verbose does, for source maps); run as a script by node:vm it evaluates to the function, which
+  // bin/cssctl.js calls. So V8 is given the file's own text: no wrapper to join to 680 KB of source.
+  banner: {
+    js: `((fn) => typeof module == 'object' ? fn(exports, require, module, __filename, __dirname) : fn)(
+function (exports, require, module, __filename, __dirname) { 'use strict';
+var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
+  },
+  footer: { js: '})' },
   // As in Node's own build of undici: leaves out its experimental Milo parser (two more WASM modules).
-  define: { ...common.define, esbuildDetection: 'true' },
+  define: { ...common.define, esbuildDetection: 'true', 'import.meta.url': '__cssctl_url' },
   outdir: 'dist',
   // Read only under --verbose (bin/cssctl.js), so stack traces name the TypeScript sources.
   sourcemap: 'linked',
   sourcesContent: false,
-  minify: true,
-  // Functions and classes keep their names, so --verbose stack traces name them (not `e`, `t`).
-  keepNames: true,
+  // Identifiers are not shortened, so functions and classes keep their names (--verbose stack traces, error
+  // names) without esbuild's keepNames, whose ~1,000 Object.defineProperty calls cost start-up ~3–8 ms.
+  minifyWhitespace: true,
+  minifySyntax: true,
 });
 // The bench's yardstick for one GET "with the undici parts cssctl loads" (scripts/bench/bare-request.mjs).
 await build({
@@ -129,3 +225,5 @@ await build({
 });
 // dist/help.json: --version and --help answered by bin/cssctl.js without loading the CLI.
 await (await import('./gen-help.mjs')).writeHelpFile();
+// dist/cli-<v8>-<arch>.cache: the CLI's compiled code, taken after running its common commands.
+await (await import('./code-cache.mjs')).writeCodeCache();

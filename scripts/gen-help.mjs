@@ -59,9 +59,9 @@ export async function generateHelp(cli) {
   return { version, width: HELP_WIDTH, help };
 }
 
-/** Called by scripts/build.mjs once dist/cli.js is built. */
+/** Called by scripts/build.mjs once dist/cli.cjs is built. */
 export async function writeHelpFile() {
-  const cli = await import(new URL('../dist/cli.js', import.meta.url).href);
+  const { cli } = (await import('../bin/cssctl.js')).loadCli();
   const out = await generateHelp(cli);
   writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(out)}\n`);
 }

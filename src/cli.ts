@@ -63,24 +63,37 @@ const VALUE_OPTIONS = new Set([
   '--max-wait',
 ]);
 
-/** `cssctl help [command...]` is `cssctl [command...] --help`. */
-function helpAsFlag(argv: string[]): string[] {
+/** The first word of argv that is not an option or an option's value (the command), with its index. */
+function commandWord(argv: string[]): { word?: string; index: number } {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--') return argv;
+    if (a === '--') break;
     if (a.startsWith('-')) {
       if (VALUE_OPTIONS.has(a)) i++;
       continue;
     }
-    return a === 'help' ? [...argv.slice(0, i), ...argv.slice(i + 1), '--help'] : argv;
+    return { word: a, index: i };
   }
-  return argv;
+  return { index: -1 };
 }
 
+/** `cssctl help [command...]` is `cssctl [command...] --help`. */
+function helpAsFlag(argv: string[]): string[] {
+  const { word, index } = commandWord(argv);
+  return word === 'help' ? [...argv.slice(0, index), ...argv.slice(index + 1), '--help'] : argv;
+}
+
+/**
+ * The command tree. With `argv`, a command word that names one of the tree's nouns (or top-level verbs)
+ * registers that one only: the rest of the tree would be built for nothing (~5 ms of a request command's
+ * start-up). Help, completion and anything unknown get the whole tree, so the root help, the completion
+ * scripts and "did you mean" suggestions see every command.
+ */
 export function buildProgram(
   io: IO,
   makeContext: (cmd: Command) => Context,
   env: NodeJS.ProcessEnv = process.env,
+  argv?: string[],
 ): Command {
   const program = new Command('cssctl')
     .description('Command-line client for the cloud security scanning service')
@@ -113,7 +126,7 @@ export function buildProgram(
     outputError: () => undefined, // reported by main() as one line
   });
   program.exitOverride();
-  registerCommands(program, makeContext);
+  registerCommands(program, makeContext, argv && commandWord(argv).word);
   registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {
@@ -155,7 +168,7 @@ export async function main(opts: MainOptions): Promise<number> {
   // Errors follow the resolved output (a profile's saved `output: json` too), not only the argv.
   const jsonErrors = () => early.jsonErrors || (ctx?.jsonErrors() ?? false);
 
-  const program = buildProgram(io, makeContext, opts.env);
+  const program = buildProgram(io, makeContext, opts.env, opts.argv);
   let code: number = ExitCode.ok;
   try {
     await program.parseAsync(helpAsFlag(opts.argv), { from: 'user' });
@@ -265,7 +278,14 @@ export async function run(): Promise<void> {
   const code = await main({
     argv: process.argv.slice(2),
     env: process.env,
-    streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    streams: {
+      // Built by Node on first use: most commands never read stdin.
+      get stdin() {
+        return process.stdin;
+      },
+      stdout: process.stdout,
+      stderr: process.stderr,
+    },
     signal: controller.signal,
   });
   // main() has let stdout take all output; exit even if a keep-alive socket or keychain call is open.

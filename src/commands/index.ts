@@ -8,13 +8,24 @@ import { registerFindings } from './findings/index.js';
 import { registerScans } from './scans/index.js';
 import { registerWebhooks } from './webhooks/index.js';
 
-/** The command tree. Each noun registers its verbs; each verb's code loads only when it runs. */
-export function registerCommands(program: Command, makeContext: MakeContext): void {
-  registerAuth(program, makeContext);
-  registerConnections(program, makeContext);
-  registerScans(program, makeContext);
-  registerFindings(program, makeContext);
-  registerWebhooks(program, makeContext);
-  registerApi(program, makeContext);
-  registerConfig(program, makeContext);
+type Register = (program: Command, makeContext: MakeContext) => void;
+
+/** Each registrar with the top-level words it adds to the tree. */
+const REGISTRARS: [words: string[], register: Register][] = [
+  [['login', 'logout', 'auth'], registerAuth],
+  [['connections'], registerConnections],
+  [['scans'], registerScans],
+  [['findings'], registerFindings],
+  [['webhooks'], registerWebhooks],
+  [['api'], registerApi],
+  [['config'], registerConfig],
+];
+
+/**
+ * The command tree. Each noun registers its verbs; each verb's code loads only when it runs. Given the
+ * command word of argv, only the registrar that adds that word runs (when one does): parsing needs no other.
+ */
+export function registerCommands(program: Command, makeContext: MakeContext, word?: string): void {
+  const one = REGISTRARS.find(([words]) => word !== undefined && words.includes(word));
+  for (const entry of one ? [one] : REGISTRARS) entry[1](program, makeContext);
 }

@@ -67,6 +67,9 @@ export interface FieldError {
 
 /** An error answer from the service, parsed from its error body (section 7 of the spec). */
 export class ApiError extends CliError {
+  // Spelled out: the bundle names this class `_ApiError` inside (it refers to itself), and new.target.name
+  // would say so in --verbose stack traces.
+  override name = 'ApiError';
   readonly status: number;
   readonly code?: string;
   readonly detail: string;

@@ -28,7 +28,6 @@ export interface Spinner {
  * passes through `redact`, so a secret that cssctl knows about can never be printed there by accident.
  */
 export class IO {
-  readonly stdin: Streams['stdin'];
   readonly stdout: Streams['stdout'];
   readonly stderr: Streams['stderr'];
   readonly quiet: boolean;
@@ -41,8 +40,10 @@ export class IO {
   private readonly secrets = new Set<string>();
   private readonly sink: OutputSink;
 
-  constructor(streams: Streams, opts: IOOptions) {
-    this.stdin = streams.stdin;
+  constructor(
+    private readonly streams: Streams,
+    opts: IOOptions,
+  ) {
     this.stdout = streams.stdout;
     this.sink = new OutputSink(streams.stdout);
     this.stderr = streams.stderr;
@@ -51,6 +52,11 @@ export class IO {
     this.isCI = isTruthy(opts.env.CI);
     this.color = new Chalk({ level: colorLevel(Boolean(this.stdout.isTTY), opts) });
     this.errColor = new Chalk({ level: colorLevel(Boolean(this.stderr.isTTY), opts) });
+  }
+
+  /** Read from the streams when first used: Node builds process.stdin (~4 ms) only when it is asked for. */
+  get stdin(): Streams['stdin'] {
+    return this.streams.stdin;
   }
 
   get stdoutIsTTY(): boolean {

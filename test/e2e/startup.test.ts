@@ -1,14 +1,18 @@
 // bin/cssctl.js answers --version and --help from dist/help.json (scripts/gen-help.mjs) without loading
-// the CLI. These tests fail when that file parts ways with what commander itself prints.
+// the CLI. These tests fail when that file parts ways with what commander itself prints. The rest of the file
+// checks what else start-up leaves out: the code cache bin/cssctl.js compiles the bundle with, the part of the
+// command tree a command needs, and the built-in modules a request needs.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../../src/cli.js';
 import { IO } from '../../src/core/io.js';
 import { Collect } from '../helpers/streams.js';
-import { BIN } from './harness.js';
+import { BIN, World } from './harness.js';
 
 interface HelpFile {
   version: string;
@@ -23,12 +27,22 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
   version: string;
 };
 
+/** The command tree from the sources: the whole of it, or what `argv` needs. */
+function tree(argv?: string[]): Command {
+  const io = new IO({ stdin: new PassThrough(), stdout: new Collect(), stderr: new Collect() }, { env: {} });
+  return buildProgram(
+    io,
+    () => {
+      throw new Error('no command runs here');
+    },
+    {},
+    argv,
+  );
+}
+
 /** Every command path of the tree, from the sources. */
 function commandPaths(): string[][] {
-  const io = new IO({ stdin: new PassThrough(), stdout: new Collect(), stderr: new Collect() }, { env: {} });
-  const program = buildProgram(io, () => {
-    throw new Error('no command runs here');
-  });
+  const program = tree();
   const paths: string[][] = [];
   const walk = (cmd: Command, path: string[]) => {
     paths.push(path);
@@ -84,5 +98,126 @@ describe('bin/cssctl.js answers early', () => {
     expect(run(['--json', 'connections', '--help'])).toBe(
       await commanderHelp(['--json', 'connections', '--help']),
     );
+  });
+});
+
+describe('start-up builds the part of the command tree a command needs', () => {
+  const top = (argv?: string[]) => tree(argv).commands.map((c) => c.name());
+  const always = ['completion', '__complete'];
+
+  it('a command word builds its own noun (or top-level verbs) and nothing else', () => {
+    expect(top(['connections', 'list', '--json'])).toEqual(['connections', ...always]);
+    expect(top(['--profile', 'p', '-o', 'json', 'scans', 'list'])).toEqual(['scans', ...always]);
+    expect(top(['logout'])).toEqual(['login', 'logout', 'auth', ...always]);
+    // Each word of the whole tree builds a tree that has it, with the same subcommands.
+    const whole = tree();
+    for (const cmd of whole.commands) {
+      const part = tree([cmd.name()]).commands.find((c) => c.name() === cmd.name());
+      expect(part, cmd.name()).toBeDefined();
+      expect(part!.commands.map((c) => c.name())).toEqual(cmd.commands.map((c) => c.name()));
+    }
+  });
+
+  it('no word, help, completion, an unknown word or one after -- builds the whole tree', () => {
+    const all = top();
+    expect(all.length).toBeGreaterThan(8);
+    for (const argv of [
+      [],
+      ['--json'],
+      ['help', 'scans'],
+      ['completion', 'bash'],
+      ['conections'],
+      ['--', 'scans'],
+    ])
+      expect(top(argv), argv.join(' ')).toEqual(all);
+  });
+
+  it('a mistyped verb is still offered its siblings', async () => {
+    const stderr = new Collect();
+    const code = await main({
+      argv: ['connections', 'lsit'],
+      env: {},
+      streams: { stdin: new PassThrough(), stdout: new Collect(), stderr },
+    });
+    expect(code).toBe(2);
+    expect(stderr.text).toMatch(/Did you mean list\?/);
+  });
+});
+
+describe('bin/cssctl.js compiles the bundle with its code cache', () => {
+  /** How bin/cssctl.js loaded dist/cli.cjs in a fresh node with `env` (and its exports, checked). */
+  const loadedFrom = (env: Record<string, string> = {}, args: string[] = []) =>
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { loadCli } = await import(${JSON.stringify(BIN)});
+         const { cli, from } = loadCli();
+         if (typeof cli.run !== 'function' || typeof cli.main !== 'function') throw new Error('no CLI');
+         process.stdout.write(from);`,
+        '--',
+        ...args,
+      ],
+      { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } },
+    );
+
+  it('V8 takes the cache the build made for this node', () => {
+    expect(loadedFrom()).toBe('code cache');
+  });
+
+  it('under other V8 flags the cache is refused and the bundle is required as usual', () => {
+    expect(loadedFrom({ NODE_OPTIONS: '--stack-trace-limit=20' })).toBe('require (code cache rejected)');
+  });
+
+  it('--verbose requires the bundle, so stack traces go through its source map', () => {
+    expect(loadedFrom({}, ['--verbose'])).toBe('require');
+    expect(loadedFrom({ CSSCTL_DEBUG: '1' })).toBe('require');
+  });
+
+  it('a command prints the same from the cache, from a refused cache and under --verbose', async () => {
+    const world = await World.start();
+    try {
+      await world.login();
+      const list = (env: Record<string, string>, extra: string[] = []) =>
+        world.run(['connections', 'list', '--json', ...extra], { env });
+      const cached = await list({});
+      const refused = await list({ NODE_OPTIONS: '--stack-trace-limit=20' });
+      const verbose = await list({}, ['--verbose']);
+      expect(cached.code, cached.stderr).toBe(0);
+      expect(JSON.parse(cached.stdout).length).toBeGreaterThan(0);
+      expect(refused.stdout).toBe(cached.stdout);
+      expect(verbose.stdout).toBe(cached.stdout);
+    } finally {
+      await world.close();
+    }
+  });
+});
+
+describe('a request loads the built-in modules it uses, and no others', () => {
+  it('connections list --json loads neither node:http, node:assert nor node:crypto', async () => {
+    const world = await World.start();
+    const dir = mkdtempSync(join(tmpdir(), 'cssctl-modules-'));
+    try {
+      await world.login();
+      const report = join(dir, 'modules.txt');
+      const preload = join(dir, 'preload.cjs');
+      writeFileSync(
+        preload,
+        `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)},
+           process.moduleLoadList.join('\\n')));`,
+      );
+      const res = await world.run(['connections', 'list', '--json'], {
+        env: { NODE_OPTIONS: `--require ${preload}` },
+      });
+      expect(res.code, res.stderr).toBe(0);
+      const loaded = readFileSync(report, 'utf8').split('\n');
+      expect(loaded).toContain('NativeModule net'); // the request went out through undici
+      for (const m of ['http', '_http_client', 'assert', 'crypto'])
+        expect(loaded, m).not.toContain(`NativeModule ${m}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await world.close();
+    }
   });
 });

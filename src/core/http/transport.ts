@@ -40,25 +40,25 @@ export function createTransport(opts: TransportOptions): Send {
   const timeoutMs = Math.min(opts.timeoutMs, 2_147_483_647);
   // undici is loaded on the first request, and only the parts a request uses (see ./undici.ts).
   let undici:
-    Promise<{ request: UndiciRequest; dispatcher: Dispatcher; Agent: new () => Dispatcher }> | undefined;
+    Promise<{ request: UndiciRequest; dispatcher: Dispatcher; createAgent: () => Dispatcher }> | undefined;
   const load = () =>
     (undici ??= import('./undici.js')
       .then((m) => m.loadUndici())
       .then((u) => ({
         request: u.request,
         dispatcher: opts.dispatcher ?? u.createDispatcher(),
-        Agent: u.Agent,
+        createAgent: u.createAgent,
       })));
   let direct: Dispatcher | undefined;
 
   return async function send(req: HttpRequest): Promise<HttpResponse> {
-    const { request, dispatcher: proxied, Agent } = await load();
+    const { request, dispatcher: proxied, createAgent } = await load();
     let current = req;
     for (let hop = 0; ; hop++) {
       // Loopback never goes through a proxy (as curl and Go do), whatever HTTP(S)_PROXY and NO_PROXY say.
       const dispatcher =
         opts.dispatcher ??
-        (isLoopbackHost(new URL(current.url).hostname) ? (direct ??= new Agent()) : proxied);
+        (isLoopbackHost(new URL(current.url).hostname) ? (direct ??= createAgent()) : proxied);
       const res = await exchange(request, current, dispatcher, timeoutMs, maxBodyBytes);
       const location = res.headers.location;
       if (!REDIRECTS.has(res.status) || !location || opts.followRedirects === false) return res;

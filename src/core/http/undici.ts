@@ -14,12 +14,18 @@ export interface UndiciParts {
   /** The dispatcher for the service: a keep-alive agent, or one that honours the proxy variables. */
   createDispatcher(): Dispatcher;
   /** A plain keep-alive agent (loopback is never proxied). */
-  Agent: new () => Dispatcher;
+  createAgent(): Dispatcher;
   /** Which build of undici was loaded (for --verbose and the benchmark). */
   kind: 'core' | 'full';
 }
 
 const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+
+/**
+ * The largest response head accepted: Node's own default (http.maxHeaderSize), given here so the bundled
+ * undici never loads node:http to ask for it (scripts/build.mjs).
+ */
+export const MAX_HEADER_SIZE = 16 * 1024;
 
 /** Whether the environment asks for a proxy (NO_PROXY alone does not). */
 export function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
@@ -41,8 +47,8 @@ export async function loadUndici(env: NodeJS.ProcessEnv = process.env): Promise<
     ) as typeof mod;
     return {
       request: (url, options) => u.request(url, options),
-      createDispatcher: () => new u.EnvHttpProxyAgent(),
-      Agent: u.Agent,
+      createDispatcher: () => new u.EnvHttpProxyAgent({ maxHeaderSize: MAX_HEADER_SIZE }),
+      createAgent: () => new u.Agent({ maxHeaderSize: MAX_HEADER_SIZE }),
       kind: 'full',
     };
   }
@@ -60,8 +66,8 @@ export async function loadUndici(env: NodeJS.ProcessEnv = process.env): Promise<
         path: `${u.pathname}${u.search}`,
       });
     },
-    createDispatcher: () => new Agent(),
-    Agent,
+    createDispatcher: () => new Agent({ maxHeaderSize: MAX_HEADER_SIZE }),
+    createAgent: () => new Agent({ maxHeaderSize: MAX_HEADER_SIZE }),
     kind: 'core',
   };
 }
