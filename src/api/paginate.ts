@@ -70,6 +70,9 @@ function count(v: unknown): number | undefined {
 
 export type FetchPage<T> = (offset: number, limit: number) => Promise<Page<T>>;
 
+/** How many pages `--all` asks for ahead of the one it reads: two requests in flight at most. */
+export const PAGES_AHEAD = 2;
+
 /** An item's id for de-duplication; items that are not objects, or have none, have no id. */
 export function idOfObject(item: unknown, ...keys: string[]): string | undefined {
   if (item === null || typeof item !== 'object') return undefined;
@@ -144,11 +147,12 @@ export class Paginator<T> implements AsyncIterable<T> {
     const seenPages = new Set<string>();
     let warnedTotal = false;
     let dropped = 0;
-    let pending: Promise<Page<T>> | undefined;
+    // Pages asked for ahead of the one being read, at the offsets they have if each page brings as many
+    // items as the one before it.
+    let ahead: { offset: number; page: Promise<Page<T>> }[] = [];
     for (;;) {
       const pageStart = this.position;
-      const page = await (pending ?? this.fetchPage(pageStart, this.opts.pageSize));
-      pending = undefined;
+      const page = await (ahead.shift()?.page ?? this.fetchPage(pageStart, this.opts.pageSize));
       if (page.total !== undefined) {
         if (this.total !== undefined && page.total !== this.total && !warnedTotal) {
           this.warn(
@@ -198,18 +202,24 @@ export class Paginator<T> implements AsyncIterable<T> {
           ends.push(pageStart + i + 1);
         }
       }
-      const next = pageStart + page.items.length;
-      if (
-        fresh.length > 0 &&
-        this.total !== undefined &&
-        next < this.total &&
-        page.items.length <= this.opts.pageSize
-      ) {
-        // The next page is asked for while this one is written: an export waits on the service or on its
-        // output, not on each in turn. Still one request at a time; its failure surfaces when it is read.
-        pending = this.fetchPage(next, this.opts.pageSize);
-        pending.catch(() => undefined);
-        useExportHeap();
+      // A page that ended elsewhere than predicted (it was short) leaves the pages asked for past it unused.
+      const step = page.items.length;
+      if (ahead.length > 0 && ahead[0]!.offset !== pageStart + step) ahead = [];
+      if (fresh.length > 0 && this.total !== undefined && step <= this.opts.pageSize) {
+        // The next pages are asked for while this one is written: the service prepares one while cssctl reads
+        // the other, and an export waits on neither in turn. A failure surfaces when its page is read. After
+        // a short page (fewer items than its limit) only the next one: where the one after starts is a guess.
+        const full = step === (page.limit ?? this.opts.pageSize);
+        for (
+          let at = ahead.at(-1)?.offset ?? pageStart;
+          ahead.length < (full ? PAGES_AHEAD : 1) && (at += step) < this.total;
+
+        ) {
+          const next = this.fetchPage(at, this.opts.pageSize);
+          next.catch(() => undefined);
+          ahead.push({ offset: at, page: next });
+        }
+        if (ahead.length > 0) useExportHeap();
       }
       if (fresh.length > 0) yield { items: fresh, start: pageStart, ends };
       this.position = pageStart + page.items.length;

@@ -236,7 +236,8 @@ describe('Paginator', () => {
     const { io, stderr } = makeIO();
     const got = await collect(paginator(fetch, io, 3));
     expect(got).toStrictEqual(data.slice(0, 3));
-    expect(calls).toHaveLength(2);
+    // Page 2 shows it; page 3 had been asked for ahead of it.
+    expect(calls).toStrictEqual([0, 3, 6]);
     expect(stderr.lines.some((l) => /^warning: .*already (printed|read)/.test(l))).toBe(true);
   });
 
@@ -245,7 +246,8 @@ describe('Paginator', () => {
     const { fetch, calls } = endpoint(() => data, { total: () => 100 });
     const { io } = makeIO();
     expect(await collect(paginator(fetch, io, 3))).toStrictEqual(data);
-    expect(calls).toHaveLength(3);
+    // 6 was asked for ahead; page 2 ended at 4, so 4 is asked for, and only it.
+    expect(calls.map(([o]) => o)).toStrictEqual([0, 3, 6, 4]);
   });
 
   it('without a total, goes on until an empty page: a short page may be the server cap (issue 9 #11)', async () => {
@@ -356,16 +358,62 @@ describe('Paginator', () => {
   });
 });
 
-describe('Paginator reads one page ahead', () => {
-  it('asks for the next page while the current one is consumed, and for none past the total', async () => {
-    const data = items(9);
+describe('Paginator reads ahead', () => {
+  it('asks for the next two pages while the current one is consumed, and for none past the total', async () => {
+    const data = items(15);
     const { fetch, calls } = endpoint(() => data);
     const { io } = makeIO();
     const seen: number[] = [];
     for await (const item of paginator(fetch, io, 3))
       if (Number(item.id.slice(1)) % 3 === 0) seen.push(calls.length);
-    expect(seen).toEqual([2, 3, 3]); // page 2 was asked for while page 1 was read; nothing after page 3
-    expect(calls.map(([o]) => o)).toEqual([0, 3, 6]);
+    // Pages 2 and 3 were asked for while page 1 was read, page 4 with page 2 …; nothing after page 5.
+    expect(seen).toEqual([3, 4, 5, 5, 5]);
+    expect(calls.map(([o]) => o)).toEqual([0, 3, 6, 9, 12]);
+  });
+
+  it('never has more than two requests in flight', async () => {
+    const data = items(30);
+    let inFlight = 0;
+    let most = 0;
+    const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      return { items: data.slice(offset, offset + limit), total: data.length, limit };
+    };
+    const { io } = makeIO();
+    expect(await collect(paginator(fetch, io, 3))).toStrictEqual(data);
+    expect(most).toBe(2);
+  });
+
+  it('a service whose pages shrink: the pages asked for past the short one go unused, nothing is lost', async () => {
+    const data = items(20);
+    const calls: number[] = [];
+    // The service's cap drops from 4 to 2 after the first page.
+    const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
+      calls.push(offset);
+      const size = Math.min(limit, offset === 0 ? 4 : 2);
+      return { items: data.slice(offset, offset + size), total: data.length, limit: size };
+    };
+    const { io, stderr } = makeIO();
+    expect(await collect(paginator(fetch, io, 4))).toStrictEqual(data);
+    expect(stderr.lines).toEqual([]);
+    // 8 (asked for ahead, page 2 ended at 6) is asked for again when its turn comes; no offset is skipped.
+    expect(calls.slice(0, 4)).toStrictEqual([0, 4, 8, 6]);
+    expect(new Set(calls)).toStrictEqual(new Set([0, 4, 6, 8, 10, 12, 14, 16, 18]));
+  });
+
+  it('after a short page that is not the last, asks for one page ahead only', async () => {
+    const data = items(9);
+    const calls: number[] = [];
+    // Says it gives 3 a page but gives 2: where the page after next starts is not known.
+    const fetch = async (offset: number): Promise<Page<Item>> => {
+      calls.push(offset);
+      return { items: data.slice(offset, offset + 2), total: data.length, limit: 3 };
+    };
+    const { io } = makeIO();
+    expect(await collect(paginator(fetch, io, 3))).toStrictEqual(data);
+    expect(calls).toStrictEqual([0, 2, 4, 6, 8]);
   });
 
   it('a failing read-ahead surfaces after the page before it was delivered', async () => {

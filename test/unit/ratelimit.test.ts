@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { RateLimiter, bucketFor } from '../../src/core/http/ratelimit.js';
 import { CliError, RateLimitError, exitCodeFor } from '../../src/core/errors.js';
 import { fileExhaustedWindows } from '../../src/core/ratelimit-state.js';
+import type { HttpResponse, Send } from '../../src/core/http/types.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { req, rl, scripted } from '../helpers/fake-send.js';
 
@@ -162,6 +163,95 @@ describe('rate limit layer', () => {
     expect(bucketFor('POST', '/scans')).toBe('scans-create');
     expect(bucketFor('GET', '/scans')).toBe('all');
     expect(bucketFor('GET', '/findings?severity=high')).toBe('all');
+  });
+});
+
+/**
+ * A service with `limit` requests a window, counting each request when it arrives and answering when the
+ * test says so (`answer(i)`), so requests can be in flight together (an export keeps two).
+ */
+function windowedService(clock: FakeClock, limit: number) {
+  let reset = Math.floor(clock.now() / 1000) + 30;
+  let used = 0;
+  const arrivals: { at: number; status: number }[] = [];
+  const pending: ((r: HttpResponse) => void)[] = [];
+  const replies: HttpResponse[] = [];
+  const send: Send = (request) => {
+    void request;
+    if (clock.now() >= reset * 1000) {
+      reset = Math.floor(clock.now() / 1000) + 30;
+      used = 0;
+    }
+    const status = used < limit ? 200 : 429;
+    if (status === 200) used++;
+    arrivals.push({ at: clock.now(), status });
+    replies.push({ status, headers: rl(Math.max(0, limit - used), reset, limit), body: '{}' });
+    return new Promise((resolve) => pending.push(resolve));
+  };
+  /** Lets request i (in order of arrival) have its answer, as counted when it arrived. */
+  const answer = async (i: number) => {
+    while (pending.length <= i) await new Promise((r) => setImmediate(r));
+    pending[i]!(replies[i]!);
+    await new Promise((r) => setImmediate(r));
+  };
+  return { send, arrivals, answer, reset: () => reset };
+}
+
+describe('requests in flight together (an export reads ahead)', () => {
+  it('each takes its share of what is left: with one left, the second of two waits for Reset', async () => {
+    const { clock, limiter } = setup();
+    const svc = windowedService(clock, 2);
+    const send = limiter.layer(svc.send, scope);
+    const first = send(req());
+    await svc.answer(0); // Remaining 1
+    await first;
+    const firstReset = svc.reset();
+    const both = Promise.all([send(req()), send(req())]);
+    await svc.answer(1);
+    await svc.answer(2);
+    await both;
+    expect(svc.arrivals.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(svc.arrivals[2]!.at).toBeGreaterThanOrEqual(firstReset * 1000);
+  });
+
+  it('an answer that cannot yet count a request sent after it is read less what is still in flight', async () => {
+    const { clock, limiter } = setup();
+    const svc = windowedService(clock, 3);
+    const send = limiter.layer(svc.send, scope);
+    const a = send(req());
+    await svc.answer(0); // Remaining 2
+    await a;
+    const firstReset = svc.reset();
+    const b = send(req());
+    const c = send(req()); // the service now has none left, but b's answer will say 1
+    await svc.answer(1);
+    await b;
+    const d = send(req()); // must wait for Reset: c took the last one
+    await svc.answer(2);
+    await c;
+    await svc.answer(3);
+    await d;
+    expect(svc.arrivals.map((x) => x.status)).toEqual([200, 200, 200, 200]);
+    expect(svc.arrivals[3]!.at).toBeGreaterThanOrEqual(firstReset * 1000);
+  });
+});
+
+describe('two requests held by one exhausted window', () => {
+  it('wait together: one notice, and the wait counts once against --max-wait', async () => {
+    const { clock, limiter, waits } = setup(45);
+    const reset = Math.floor(clock.now() / 1000) + 40;
+    const t = scripted(clock, [
+      { status: 200, headers: rl(0, reset) },
+      { status: 200, headers: rl(118, reset + 60) },
+      { status: 200, headers: rl(117, reset + 60) },
+    ]);
+    const send = limiter.layer(t.send, scope);
+    await send(req());
+    // Two 40 s waits would pass --max-wait 45 s; one does not.
+    await Promise.all([send(req()), send(req())]);
+    expect(waits).toHaveLength(1);
+    expect(t.sent[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
+    expect(t.sent[2]!.at).toBeGreaterThanOrEqual(reset * 1000);
   });
 });
 

@@ -54,6 +54,10 @@ export function bucketFor(method: string, path: string): string {
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, BucketState>();
+  /** Requests sent and not yet answered, by bucket (an export keeps two in flight). */
+  private readonly inFlight = new Map<string, number>();
+  /** The wait under way for a bucket: a second request held by the same window waits with the first. */
+  private readonly waits = new Map<string, Promise<void>>();
   private waitedMs = 0;
   private sharedLoaded = false;
 
@@ -66,26 +70,43 @@ export class RateLimiter {
       // A scan creation also counts against the workspace's general limit.
       const keys = req.bucket === 'scans-create' ? [key, `${scope(req)} all`] : [key];
       for (;;) {
-        await this.waitForBuckets(keys, req.url, req.signal);
-        const res = await next(req);
+        // Checked again after each wait: a request sent beside this one may have taken what was left.
+        this.loadShared();
+        while (keys.some((k) => (this.buckets.get(k)?.remaining ?? 1) <= 0))
+          await this.waitForBuckets(keys, req.url, req.signal);
+        // What this request will use is taken now, so a request sent beside it waits when it was the last.
+        for (const k of keys) {
+          const b = this.buckets.get(k);
+          if (b) b.remaining--;
+          this.inFlight.set(k, (this.inFlight.get(k) ?? 0) + 1);
+        }
+        let res: HttpResponse;
+        try {
+          res = await next(req);
+        } finally {
+          for (const k of keys) this.inFlight.set(k, this.inFlight.get(k)! - 1);
+        }
         this.record(key, res);
         if (res.status !== 429) return res;
         const waitMs = this.waitAfter429(res);
-        await this.spend(waitMs, '429', req.url, req.signal);
+        await this.waitOnce(key, () => this.spend(waitMs, '429', req.url, req.signal));
       }
     };
   }
 
-  private async waitForBuckets(keys: string[], url: string, signal?: AbortSignal): Promise<void> {
-    if (!this.sharedLoaded && this.opts.shared) {
-      this.sharedLoaded = true;
-      const now = this.opts.clock.now();
-      for (const [k, resetAt] of Object.entries(this.opts.shared.load())) {
-        if (resetAt > now && resetAt - now <= MAX_RESET_AHEAD_MS && !this.buckets.has(k)) {
-          this.buckets.set(k, { remaining: 0, resetAt, from: 'shared' });
-        }
+  /** Windows an earlier cssctl process saw exhausted, read once before the first request. */
+  private loadShared(): void {
+    if (this.sharedLoaded || !this.opts.shared) return;
+    this.sharedLoaded = true;
+    const now = this.opts.clock.now();
+    for (const [k, resetAt] of Object.entries(this.opts.shared.load())) {
+      if (resetAt > now && resetAt - now <= MAX_RESET_AHEAD_MS && !this.buckets.has(k)) {
+        this.buckets.set(k, { remaining: 0, resetAt, from: 'shared' });
       }
     }
+  }
+
+  private async waitForBuckets(keys: string[], url: string, signal?: AbortSignal): Promise<void> {
     for (const k of keys) {
       const b = this.buckets.get(k);
       if (!b || b.remaining > 0) continue;
@@ -94,11 +115,21 @@ export class RateLimiter {
       // export under the limit takes what the limit requires and not a second more per window.
       if (waitMs > 0) {
         const jitter = this.jitter(Math.min(250, waitMs / 100));
-        await this.spend(waitMs + jitter, 'limit-reached', url, signal, b.from);
+        await this.waitOnce(k, () => this.spend(waitMs + jitter, 'limit-reached', url, signal, b.from));
       }
       // The window has turned over: let the next answer tell us what is left.
-      this.buckets.delete(k);
+      if (this.buckets.get(k) === b) this.buckets.delete(k);
     }
+  }
+
+  /** Starts a wait for bucket `key`, or joins the one under way (counted and announced once). */
+  private waitOnce(key: string, wait: () => Promise<void>): Promise<void> {
+    let w = this.waits.get(key);
+    if (!w) {
+      w = wait().finally(() => this.waits.delete(key));
+      this.waits.set(key, w);
+    }
+    return w;
   }
 
   private record(key: string, res: HttpResponse): void {
@@ -109,7 +140,8 @@ export class RateLimiter {
     if (reset * 1000 - this.opts.clock.now() > MAX_RESET_AHEAD_MS) return;
     const state: BucketState = {
       limit: intHeader(res.headers['x-ratelimit-limit']),
-      remaining: res.status === 429 ? 0 : remaining,
+      // Requests still in flight may not be counted in this answer yet: they are taken from what is left.
+      remaining: res.status === 429 ? 0 : remaining - this.inFlight.get(key)!,
       resetAt: reset * 1000,
       from: 'answer',
     };
