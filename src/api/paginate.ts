@@ -213,7 +213,6 @@ export class Paginator<T> implements AsyncIterable<T> {
         for (
           let at = ahead.at(-1)?.offset ?? pageStart;
           ahead.length < (full ? PAGES_AHEAD : 1) && (at += step) < this.total;
-
         ) {
           const next = this.fetchPage(at, this.opts.pageSize);
           next.catch(() => undefined);
