@@ -210,10 +210,8 @@ export class Paginator<T> implements AsyncIterable<T> {
         // the other, and an export waits on neither in turn. A failure surfaces when its page is read. After
         // a short page (fewer items than its limit) only the next one: where the one after starts is a guess.
         const full = step === (page.limit ?? this.opts.pageSize);
-        for (
-          let at = ahead.at(-1)?.offset ?? pageStart;
-          ahead.length < (full ? PAGES_AHEAD : 1) && (at += step) < this.total;
-        ) {
+        let at = ahead.at(-1)?.offset ?? pageStart;
+        while (ahead.length < (full ? PAGES_AHEAD : 1) && (at += step) < this.total) {
           const next = this.fetchPage(at, this.opts.pageSize);
           next.catch(() => undefined);
           ahead.push({ offset: at, page: next });
