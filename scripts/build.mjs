@@ -189,8 +189,10 @@ await build({
   // The bundle is one function expression, called at once when Node's CommonJS loader runs the file (and
   // --verbose does, for source maps); run as a script by node:vm it evaluates to the function, which
   // bin/cssctl.js calls. So V8 is given the file's own text: no wrapper to join to 680 KB of source.
+  // `arguments` tells the two apart: the loader runs a module inside a function, node:vm at the top level
+  // (where `module` and `require` may be globals, as under `node -e`).
   banner: {
-    js: `((fn) => typeof module == 'object' ? fn(exports, require, module, __filename, __dirname) : fn)(
+    js: `((fn) => typeof arguments == 'object' ? fn(exports, require, module, __filename, __dirname) : fn)(
 function (exports, require, module, __filename, __dirname) { 'use strict';
 var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
   },

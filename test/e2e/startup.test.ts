@@ -166,6 +166,22 @@ describe('bin/cssctl.js compiles the bundle with its code cache', () => {
     expect(loadedFrom()).toBe('code cache');
   });
 
+  it('also where `module` and `require` are globals (node -e), and dist/cli.cjs is still a module', () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `const direct = require(${JSON.stringify(BIN.replace(/bin[\\/]cssctl\.js$/, 'dist/cli.cjs'))});
+         import(${JSON.stringify(BIN)}).then(({ loadCli }) => {
+           const { cli, from } = loadCli();
+           process.stdout.write([from, typeof cli.main, typeof direct.main].join(' '));
+         });`,
+      ],
+      { encoding: 'utf8', env: { PATH: process.env.PATH } },
+    );
+    expect(out).toBe('code cache function function');
+  });
+
   it('under other V8 flags the cache is refused and the bundle is required as usual', () => {
     expect(loadedFrom({ NODE_OPTIONS: '--stack-trace-limit=20' })).toBe('require (code cache rejected)');
   });
