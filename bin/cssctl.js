@@ -12,24 +12,22 @@ if (process.env.FORCE_COLOR !== undefined) delete process.env.NO_COLOR;
 if (import.meta.main && !answerEarly(process.argv.slice(2))) await loadCli().cli.run();
 
 /**
- * The CLI (dist/cli.cjs, one CommonJS bundle). Compiled with the V8 code cache the build took after running
- * the CLI's common commands (scripts/code-cache.mjs): V8 then compiles almost nothing, where Node's own compile
- * cache holds only a bundle's top level and leaves every function to be compiled as it is first called. The
- * cache belongs to one V8 and its flags; without a match (another Node, V8 flags in NODE_OPTIONS) the bundle is
- * required as usual with Node's compile cache. --verbose requires it too: stack traces then go through the
- * source map (dist/cli.cjs.map), which node:vm scripts do not get.
+ * The CLI (dist/cli.cjs, one CommonJS bundle), compiled by node:vm with the V8 code cache the build took after
+ * running a few commands (scripts/code-cache.mjs): V8 then compiles almost nothing, where Node's own compile
+ * cache would hold only the bundle's top level and leave every function to be compiled when first called.
+ * The cache belongs to one V8 and its flags; without a match (another Node, V8 flags in NODE_OPTIONS) V8
+ * compiles from source as it goes. --verbose requires the bundle instead: stack traces then go through its
+ * source map (dist/cli.cjs.map), which node:vm scripts do not get. Nothing is written anywhere.
  * @param {{ cache?: boolean }} [options] cache: false compiles from source (scripts/code-cache.mjs).
  */
 export function loadCli({ cache = true } = {}) {
   const path = process
     .getBuiltinModule('node:url')
     .fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
-  const mod = process.getBuiltinModule('node:module');
   let cjsRequire;
-  const require = (id) => (cjsRequire ??= mod.createRequire(path))(id);
+  const require = (id) => (cjsRequire ??= process.getBuiltinModule('node:module').createRequire(path))(id);
   if (process.argv.includes('--verbose') || process.env.CSSCTL_DEBUG === '1') {
     process.setSourceMapsEnabled(true);
-    mod.enableCompileCache?.();
     return { cli: require(path), from: 'require' };
   }
   const fs = process.getBuiltinModule('node:fs');
@@ -38,24 +36,23 @@ export function loadCli({ cache = true } = {}) {
     try {
       cachedData = fs.readFileSync(new URL(`../dist/${codeCacheName()}`, import.meta.url));
     } catch {
-      // no cache for this V8 (or none built): Node's compile cache below
+      // no cache for this V8 (or none built): compiled from source
     }
   }
-  if (cachedData || !cache) {
-    const vm = process.getBuiltinModule('node:vm');
-    // The bundle is written as a function expression taking what Node gives a CommonJS module (the build).
-    const script = new vm.Script(fs.readFileSync(path, 'utf8'), { filename: path, cachedData });
-    if (!script.cachedDataRejected) {
-      const module = { exports: {} };
-      const dir = process.getBuiltinModule('node:path').dirname(path);
-      // Built-in modules straight from Node, without the CommonJS loader's resolution and tracing.
-      const requireForCli = (id) => process.getBuiltinModule(id) ?? require(id);
-      script.runInThisContext().call(module.exports, module.exports, requireForCli, module, path, dir);
-      return { cli: module.exports, script, from: cachedData ? 'code cache' : 'source' };
-    }
-  }
-  mod.enableCompileCache?.();
-  return { cli: require(path), from: cachedData ? 'require (code cache rejected)' : 'require' };
+  // The bundle is written as a function expression taking what Node gives a CommonJS module (the build).
+  const { Script } = process.getBuiltinModule('node:vm');
+  const script = new Script(fs.readFileSync(path, 'utf8'), { filename: path, cachedData });
+  const module = { exports: {} };
+  const dir = process.getBuiltinModule('node:path').dirname(path);
+  // Built-in modules straight from Node, without the CommonJS loader's resolution and tracing.
+  const requireForCli = (id) => process.getBuiltinModule(id) ?? require(id);
+  script.runInThisContext().call(module.exports, module.exports, requireForCli, module, path, dir);
+  const from = !cachedData
+    ? 'source'
+    : script.cachedDataRejected
+      ? 'source (code cache refused)'
+      : 'code cache';
+  return { cli: module.exports, script, from };
 }
 
 /** The code cache's file in dist/: one per V8 version and CPU architecture. */

@@ -3,7 +3,7 @@
 // checks what else start-up leaves out: the code cache bin/cssctl.js compiles the bundle with, the part of the
 // command tree a command needs, and the built-in modules a request needs.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -182,13 +182,27 @@ describe('bin/cssctl.js compiles the bundle with its code cache', () => {
     expect(out).toBe('code cache function function');
   });
 
-  it('under other V8 flags the cache is refused and the bundle is required as usual', () => {
-    expect(loadedFrom({ NODE_OPTIONS: '--stack-trace-limit=20' })).toBe('require (code cache rejected)');
+  it('under other V8 flags the cache is refused and V8 compiles from source', () => {
+    expect(loadedFrom({ NODE_OPTIONS: '--stack-trace-limit=20' })).toBe('source (code cache refused)');
   });
 
   it('--verbose requires the bundle, so stack traces go through its source map', () => {
     expect(loadedFrom({}, ['--verbose'])).toBe('require');
     expect(loadedFrom({ CSSCTL_DEBUG: '1' })).toBe('require');
+  });
+
+  it('a command that only reads writes nothing, not even a compile cache in the temporary folder', async () => {
+    const world = await World.start();
+    const tmp = mkdtempSync(join(tmpdir(), 'cssctl-tmp-'));
+    try {
+      await world.login();
+      const res = await world.run(['connections', 'list', '--json'], { env: { TMPDIR: tmp } });
+      expect(res.code, res.stderr).toBe(0);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+      await world.close();
+    }
   });
 
   it('a command prints the same from the cache, from a refused cache and under --verbose', async () => {
