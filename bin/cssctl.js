@@ -31,17 +31,18 @@ export function loadCli({ cache = true } = {}) {
     return { cli: require(path), from: 'require' };
   }
   const fs = process.getBuiltinModule('node:fs');
+  const source = fs.readFileSync(path, 'utf8');
   let cachedData;
   if (cache) {
     try {
-      cachedData = fs.readFileSync(new URL(`../dist/${codeCacheName()}`, import.meta.url));
+      cachedData = fs.readFileSync(new URL(`../dist/${codeCacheName(source)}`, import.meta.url));
     } catch {
-      // no cache for this V8 (or none built): compiled from source
+      // no cache for this bundle and this V8: compiled from source
     }
   }
   // The bundle is written as a function expression taking what Node gives a CommonJS module (the build).
   const { Script } = process.getBuiltinModule('node:vm');
-  const script = new Script(fs.readFileSync(path, 'utf8'), { filename: path, cachedData });
+  const script = new Script(source, { filename: path, cachedData });
   const module = { exports: {} };
   const dir = process.getBuiltinModule('node:path').dirname(path);
   // Built-in modules straight from Node, without the CommonJS loader's resolution and tracing.
@@ -55,9 +56,14 @@ export function loadCli({ cache = true } = {}) {
   return { cli: module.exports, script, from };
 }
 
-/** The code cache's file in dist/: one per V8 version and CPU architecture. */
-export function codeCacheName() {
-  return `cli-${process.versions.v8}-${process.arch}.cache`;
+/**
+ * The code cache's file in dist/ for this bundle (the build id on its first line, see scripts/build.mjs), V8
+ * and CPU architecture. V8 checks a cache against the length of the source only: the id keeps a cache from
+ * ever meeting another bundle.
+ */
+export function codeCacheName(source) {
+  const build = /^\/\*cssctl-build:(\w+)\*\//.exec(source)?.[1] ?? 'none';
+  return `cli-${build}-${process.versions.v8}-${process.arch}.cache`;
 }
 
 /** `cssctl --version`, `cssctl [command…] --help|-h`: printed from dist/help.json when it has the answer. */

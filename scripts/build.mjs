@@ -2,7 +2,8 @@
 // it runs (esbuild turns an import() of a bundled module into a lazy initialiser), and one file starts
 // ~10 ms sooner than ~40 code-split chunks, each resolved, read and linked on its own (`npm run bench`).
 import { build } from 'esbuild';
-import { readFileSync, realpathSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { constants as http2Constants } from 'node:http2';
 import { dirname, join, relative, sep } from 'node:path';
@@ -208,6 +209,13 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
   minifyWhitespace: true,
   minifySyntax: true,
 });
+// The build id: the bundle's hash on its first line, which names its code cache (bin/cssctl.js codeCacheName).
+{
+  const file = new URL('../dist/cli.cjs', import.meta.url);
+  const text = readFileSync(file, 'utf8');
+  const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  writeFileSync(file, `/*cssctl-build:${id}*/${text}`);
+}
 // The bench's yardstick for one GET "with the undici parts cssctl loads" (scripts/bench/bare-request.mjs).
 await build({
   ...common,

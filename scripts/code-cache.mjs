@@ -5,7 +5,7 @@
 // (`npm run bench`). Run by scripts/build.mjs; the cache is taken in a fresh node with default V8 flags (a
 // cache is refused under other flags) and checked in another one.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
@@ -105,7 +105,7 @@ async function train(file) {
 /** Called by scripts/build.mjs once dist/cli.cjs and dist/sandbox.js are built. */
 export async function writeCodeCache() {
   const { codeCacheName } = await import('../bin/cssctl.js');
-  const file = join(root, 'dist', codeCacheName());
+  const file = join(root, 'dist', codeCacheName(readFileSync(join(root, 'dist/cli.cjs'), 'utf8')));
   const made = spawnSync(process.execPath, [self, '--train', file], { stdio: 'inherit', timeout: 120_000 });
   if (made.status !== 0) {
     rmSync(file, { force: true });

@@ -3,7 +3,7 @@
 // checks what else start-up leaves out: the code cache bin/cssctl.js compiles the bundle with, the part of the
 // command tree a command needs, and the built-in modules a request needs.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -184,6 +184,38 @@ describe('bin/cssctl.js compiles the bundle with its code cache', () => {
 
   it('under other V8 flags the cache is refused and V8 compiles from source', () => {
     expect(loadedFrom({ NODE_OPTIONS: '--stack-trace-limit=20' })).toBe('source (code cache refused)');
+  });
+
+  it('a bundle of the same length from another build is never given this cache', () => {
+    // V8 would take it (it checks the source's length only); the build id on the first line keeps them apart.
+    const dir = mkdtempSync(join(tmpdir(), 'cssctl-build-'));
+    try {
+      const root = join(BIN, '..', '..');
+      cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
+      cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
+      cpSync(join(root, 'package.json'), join(dir, 'package.json'));
+      const bundle = join(dir, 'dist', 'cli.cjs');
+      const text = readFileSync(bundle, 'utf8');
+      const other = text.replace(
+        /^\/\*cssctl-build:(\w)/,
+        (_m, c: string) => `/*cssctl-build:${c === '0' ? '1' : '0'}`,
+      );
+      expect(other.length).toBe(text.length);
+      expect(other).not.toBe(text);
+      writeFileSync(bundle, other);
+      const from = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `process.stdout.write((await import(${JSON.stringify(join(dir, 'bin', 'cssctl.js'))})).loadCli().from)`,
+        ],
+        { encoding: 'utf8', env: { PATH: process.env.PATH } },
+      );
+      expect(from).toBe('source');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('--verbose requires the bundle, so stack traces go through its source map', () => {
