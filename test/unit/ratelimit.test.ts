@@ -12,6 +12,12 @@ import { req, rl, scripted } from '../helpers/fake-send.js';
 const scope = (r: { url: string; headers: Record<string, string> }) =>
   `${new URL(r.url).origin} ${r.headers['x-tenant-slug'] ?? ''}`;
 
+/** ratelimit-state.json in memory: the windows a process leaves for the next one. */
+function memoryShare(initial: Record<string, number> = {}) {
+  const data = { ...initial };
+  return { data, load: () => ({ ...data }), save: (k: string, v: number) => void (data[k] = v) };
+}
+
 function setup(maxWaitSec = 300) {
   const clock = new FakeClock();
   clock.rand = 0; // no jitter: any early send shows
@@ -236,6 +242,27 @@ describe('requests in flight together (an export reads ahead)', () => {
   });
 });
 
+describe('what is left for the next process, with requests in flight', () => {
+  it('only a window the service says is spent is remembered, not one this process expects to spend', async () => {
+    const { clock } = setup();
+    const share = memoryShare();
+    const limiter = new RateLimiter({ clock, maxWaitMs: 300_000, shared: share });
+    const svc = windowedService(clock, 3);
+    const send = limiter.layer(svc.send, scope);
+    const a = send(req());
+    await svc.answer(0); // Remaining 2
+    await a;
+    const b = send(req());
+    const c = send(req());
+    await svc.answer(1); // Remaining 1, with c in flight: this process has none left, the service may
+    await b;
+    expect(share.data).toEqual({});
+    await svc.answer(2); // Remaining 0: spent
+    await c;
+    expect(Object.values(share.data)).toEqual([svc.reset() * 1000]);
+  });
+});
+
 describe('two requests held by one exhausted window', () => {
   it('wait together: one notice, and the wait counts once against --max-wait', async () => {
     const { clock, limiter, waits } = setup(45);
@@ -256,11 +283,6 @@ describe('two requests held by one exhausted window', () => {
 });
 
 describe('exhausted windows shared between processes', () => {
-  function memoryShare(initial: Record<string, number> = {}) {
-    const data = { ...initial };
-    return { data, load: () => ({ ...data }), save: (k: string, v: number) => void (data[k] = v) };
-  }
-
   it('records a window seen with Remaining 0, and a later process waits for its Reset before sending', async () => {
     const share = memoryShare();
     const first = setup();
@@ -308,10 +330,6 @@ describe('waiting for an exhausted window', () => {
 });
 
 describe('rate-limit headers too far ahead to be right (more than a day)', () => {
-  function memoryShare(initial: Record<string, number> = {}) {
-    const data = { ...initial };
-    return { data, load: () => ({ ...data }), save: (k: string, v: number) => void (data[k] = v) };
-  }
   const nowSec = (clock: FakeClock) => Math.floor(clock.now() / 1000);
 
   it.each([
@@ -452,11 +470,6 @@ describe('the --max-wait message', () => {
 });
 
 describe('mutations that used to survive', () => {
-  function memoryShare() {
-    const data: Record<string, number> = {};
-    return { data, load: () => ({ ...data }), save: (k: string, v: number) => void (data[k] = v) };
-  }
-
   it('POST /scans also counts against the workspace limit: an exhausted workspace holds a scan creation', async () => {
     const { clock, limiter } = setup();
     const reset = Math.floor(clock.now() / 1000) + 30;

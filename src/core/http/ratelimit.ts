@@ -146,7 +146,9 @@ export class RateLimiter {
       from: 'answer',
     };
     this.buckets.set(key, state);
-    if (state.remaining <= 0) this.opts.shared?.save(key, state.resetAt);
+    // Only a window the service itself says is spent is remembered for the next cssctl process: what this
+    // process still has in flight may already be counted in the answer.
+    if (res.status === 429 || remaining <= 0) this.opts.shared?.save(key, state.resetAt);
   }
 
   private waitAfter429(res: HttpResponse): number {
