@@ -56,6 +56,8 @@ export async function loadUndici(env: NodeJS.ProcessEnv = process.env): Promise<
     import('undici/lib/dispatcher/agent.js'),
     import('undici/lib/api/api-request.js'),
   ]);
+  // Without a proxy the service's dispatcher is the plain agent loopback gets.
+  const agent = () => new Agent({ maxHeaderSize: MAX_HEADER_SIZE });
   return {
     // What undici's top-level request() does before calling the same function on the dispatcher.
     request: (url, { dispatcher, ...options }) => {
@@ -66,8 +68,8 @@ export async function loadUndici(env: NodeJS.ProcessEnv = process.env): Promise<
         path: `${u.pathname}${u.search}`,
       });
     },
-    createDispatcher: () => new Agent({ maxHeaderSize: MAX_HEADER_SIZE }),
-    createAgent: () => new Agent({ maxHeaderSize: MAX_HEADER_SIZE }),
+    createDispatcher: agent,
+    createAgent: agent,
     kind: 'core',
   };
 }
