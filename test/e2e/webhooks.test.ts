@@ -267,10 +267,15 @@ describe('webhooks verify', () => {
   });
 
   it.each([
-    ['Hello, World!\n', GH_SIG, /does not match/],
-    ['Hello, World!', GH_SIG.toUpperCase(), /not of the form/],
-    ['Hello, World!', 'sha256=', /not of the form/],
-    ['Hello, World!', '\u001b[31m;$(rm -rf)', /not of the form/],
+    ['Hello, World!\n', GH_SIG, /re-serialised: it ends with a line ending the signed bytes do not have/],
+    [
+      'Hello, World?',
+      GH_SIG,
+      /^error: invalid signature: the secret is wrong for this body, or these are not/,
+    ],
+    ['Hello, World!', GH_SIG.toUpperCase(), /the header is malformed: .*lowercase/],
+    ['Hello, World!', 'sha256=', /the header is malformed: expected sha256=<64 lowercase hex digits>/],
+    ['Hello, World!', '\u001b[31m;$(rm -rf)', /the header is malformed/],
   ])('exits 1 for payload %j with signature %j, in one line', async (payload, sig, why) => {
     const res = await w.run(['webhooks', 'verify', '--signature', sig], {
       env: { CSSCTL_WEBHOOK_SECRET: GH_SECRET },
