@@ -135,7 +135,7 @@ __cssctl_values() {
     'cssctl webhooks listen|--profile') dyn=profiles ;;
     'cssctl webhooks listen|--output'|'cssctl webhooks listen|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks replay|--profile') dyn=profiles ;;
-    'cssctl webhooks replay|--output'|'cssctl webhooks replay|-o') vals='table json ndjson csv' ;;
+    'cssctl webhooks replay|--output'|'cssctl webhooks replay|-o') vals='table json ndjson' ;;
     'cssctl webhooks trigger|--profile') dyn=profiles ;;
     'cssctl webhooks trigger|--output'|'cssctl webhooks trigger|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks trigger#0') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped' ;;

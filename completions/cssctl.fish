@@ -311,7 +311,7 @@ complete -c cssctl -n '__cssctl_at \'cssctl webhooks listen\'' -l output -s o -x
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks replay\'' -l to -r -F -d 'the receiver (https://, or http:// for loopback hosts)'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks replay\'' -l resign -d 'sign with the current secret instead of sending the saved signature'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks replay\'' -l secret-file -r -F -d 'with --resign: file holding the secret (default: CSSCTL_WEBHOOK_SECRET)'
-complete -c cssctl -n '__cssctl_at \'cssctl webhooks replay\'' -l output -s o -x -a 'table json ndjson csv' -d 'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github'
+complete -c cssctl -n '__cssctl_at \'cssctl webhooks replay\'' -l output -s o -x -a 'table json ndjson' -d 'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks trigger\'' -l url -r -F -d 'the receiver (https://, or http:// for loopback hosts)'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks trigger\'' -l secret-file -r -F -d 'file holding the signing secret (default: CSSCTL_WEBHOOK_SECRET)'
 complete -c cssctl -n '__cssctl_at \'cssctl webhooks trigger\'' -l output -s o -x -a 'table json ndjson csv' -d 'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github'

@@ -209,10 +209,22 @@ describe('listen --save, then replay', () => {
         expect(bad.code, bad.stderr).toBe(2);
       }
       rmSync(bogus);
+      const json = await w.run(['webhooks', 'replay', dir, '--to', rx.url, '-o', 'json'], {});
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toEqual([
+        expect.objectContaining({
+          event: 'scan.completed',
+          status: 204,
+          ok: true,
+          duration_ms: expect.any(Number),
+        }),
+      ]);
+      expect(rx.hits).toHaveLength(1);
+      expect((await w.run(['webhooks', 'replay', dir, '--to', rx.url, '-o', 'csv'], {})).code).toBe(2);
       const noSecret = await w.run(['webhooks', 'replay', dir, '--to', rx.url, '--resign'], {});
       expect(noSecret.code).toBe(2);
       expect(noSecret.stderr).toMatch(/no webhook secret/);
-      expect(rx.hits).toEqual([]);
+      expect(rx.hits).toHaveLength(1);
     } finally {
       await rx.close();
     }

@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
+import { completeWith } from '../../completion/meta.js';
+import type { Offer } from '../../core/output/offer.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
+
+/** replay prints a line per delivery, or its outcomes as JSON; no table or CSV. */
+const REPLAY_OFFER: Offer = { names: ['table', 'json', 'ndjson'], default: 'table' };
 
 export function registerWebhooks(program: Command, ctx: MakeContext): void {
   const webhooks = program
@@ -53,14 +58,15 @@ export function registerWebhooks(program: Command, ctx: MakeContext): void {
     .option('--print-secret', 'print the signing secret in use and exit')
     .option('--secret-file <path>', 'file holding the signing secret (default: CSSCTL_WEBHOOK_SECRET)')
     .action(lazy(ctx, async () => (await import('./listen.js')).listen));
-  webhooks
+  const replay = webhooks
     .command('replay')
     .description('send saved deliveries again, oldest first, byte for byte, to a receiver')
     .argument('<paths...>', 'files or folders written by webhooks listen --save')
     .requiredOption('--to <url>', 'the receiver (https://, or http:// for loopback hosts)')
     .option('--resign', 'sign with the current secret instead of sending the saved signature')
     .option('--secret-file <path>', 'with --resign: file holding the secret (default: CSSCTL_WEBHOOK_SECRET)')
-    .action(lazy(ctx, async () => (await import('./replay.js')).replay));
+    .action(lazy(ctx, async () => (await import('./replay.js')).replay, REPLAY_OFFER));
+  completeWith(replay, { outputs: REPLAY_OFFER.names });
   webhooks
     .command('trigger')
     .description('send a correctly signed sample delivery to a receiver, to test it')
