@@ -133,7 +133,9 @@ describe('listen --save, then replay', () => {
 
     const rx = await testReceiver({ secret: SECRET });
     try {
-      const res = await w.run(['webhooks', 'replay', dir, '--to', rx.url], {});
+      // Named one by one, newest first: replay still sends them oldest first.
+      const named = files.map((f) => join(dir, f.name)).reverse();
+      const res = await w.run(['webhooks', 'replay', ...named, '--to', rx.url], {});
       expect(res.code, res.stderr).toBe(0);
       const out = lines(res.stdout);
       expect(out).toHaveLength(files.length);

@@ -4,7 +4,7 @@ import { ExitCode, ExitError, InterruptedError, UsageError } from '../../core/er
 import { redactUrl } from '../../core/http/log.js';
 import { SIGNATURE_HEADER, sign } from '../../core/webhook-signature.js';
 import { clean, signingSecret, webhookUrl } from './common.js';
-import { loadAllSaved, sha256Hex, type LoadedDelivery } from './saved.js';
+import { loadAllSaved, loadSaved, sha256Hex, type LoadedDelivery } from './saved.js';
 
 export interface ReplayOptions {
   to: string;
@@ -64,14 +64,44 @@ export async function replay(ctx: Context, opts: ReplayOptions, paths: string[])
       '--secret-file is used only with --resign (the saved signatures are sent as they are)',
     );
   }
-  const deliveries = loadAllSaved(paths);
+  const entries = loadAllSaved(paths);
   const secret = opts.resign ? await signingSecret(ctx, opts.secretFile) : undefined;
   const { output } = await ctx.settings();
   const send = await ctx.http();
   const shownUrl = redactUrl(url);
   const json = output === 'json' || output === 'ndjson';
 
-  for (const d of deliveries) {
+  const report = (o: Outcome): void => {
+    if (output === 'ndjson') io.out(`${JSON.stringify(o)}\n`);
+    else if (!json) {
+      const answer = o.status === null ? `error: ${clean(o.error ?? '')}` : `HTTP ${o.status}`;
+      const event = clean(o.event ?? 'unknown');
+      io.out(`${o.received_at}  ${event}  ${clean(basename(o.file))} -> ${answer} (${o.duration_ms} ms)\n`);
+    }
+  };
+
+  const outcomes: Outcome[] = [];
+  for (const entry of entries) {
+    if (ctx.signal.aborted) throw new InterruptedError();
+    // Read again now (checked above): one body in memory at a time.
+    let d: LoadedDelivery;
+    try {
+      d = loadSaved(entry.file);
+    } catch (err) {
+      // Changed or removed since it was checked: reported on its line, and the rest still go.
+      const failed: Outcome = {
+        file: entry.file,
+        event: null,
+        received_at: new Date(entry.receivedAt).toISOString(),
+        status: null,
+        ok: false,
+        duration_ms: 0,
+        error: (err as Error).message,
+      };
+      outcomes.push(failed);
+      report(failed);
+      continue;
+    }
     const name = clean(basename(d.file));
     if (secret === undefined) {
       if (typeof d.saved.headers[SIGNATURE_HEADER] !== 'string') {
@@ -84,11 +114,6 @@ export async function replay(ctx: Context, opts: ReplayOptions, paths: string[])
         );
       }
     }
-  }
-
-  const outcomes: Outcome[] = [];
-  for (const d of deliveries) {
-    if (ctx.signal.aborted) throw new InterruptedError();
     const saved = d.saved.headers[SIGNATURE_HEADER];
     let signature: string | undefined;
     if (secret !== undefined) {
@@ -120,15 +145,7 @@ export async function replay(ctx: Context, opts: ReplayOptions, paths: string[])
     }
     outcome.duration_ms = ctx.clock.now() - started;
     outcomes.push(outcome);
-    if (output === 'ndjson') io.out(`${JSON.stringify(outcome)}\n`);
-    else if (!json) {
-      const answer =
-        outcome.status === null ? `error: ${clean(outcome.error ?? '')}` : `HTTP ${outcome.status}`;
-      const event = clean(outcome.event ?? 'unknown');
-      io.out(
-        `${outcome.received_at}  ${event}  ${clean(basename(d.file))} -> ${answer} (${outcome.duration_ms} ms)\n`,
-      );
-    }
+    report(outcome);
   }
   if (output === 'json') io.out(`${JSON.stringify(outcomes, null, 2)}\n`);
 

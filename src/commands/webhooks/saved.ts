@@ -169,11 +169,18 @@ export function loadSaved(file: string): LoadedDelivery {
   return { file, saved: s as unknown as SavedDelivery, raw, receivedAt: Date.parse(s.received_at) };
 }
 
+/** A checked saved delivery, without its body (replay reads each again when it sends it). */
+export interface SavedEntry {
+  file: string;
+  receivedAt: number;
+}
+
 /**
  * The saved deliveries named by `paths` (files, or folders whose `*.json` files are taken), every one
- * checked before any is used, oldest first (by the time received, then by file name).
+ * checked before any is used, oldest first (by the time received, then by file name). Bodies are not kept,
+ * so a folder of many deliveries is never all in memory at once.
  */
-export function loadAllSaved(paths: string[]): LoadedDelivery[] {
+export function loadAllSaved(paths: string[]): SavedEntry[] {
   const files: string[] = [];
   for (const p of paths) {
     let isDir: boolean;
@@ -200,7 +207,7 @@ export function loadAllSaved(paths: string[]): LoadedDelivery[] {
     files.push(...inside);
   }
   const unique = [...new Set(files)];
-  const loaded = unique.map(loadSaved);
+  const loaded = unique.map((file) => ({ file, receivedAt: loadSaved(file).receivedAt }));
   return loaded.sort(
     (a, b) => a.receivedAt - b.receivedAt || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
   );
