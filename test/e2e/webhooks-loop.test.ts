@@ -110,6 +110,9 @@ describe('listen --save, then replay', () => {
       Buffer.from('"}}'),
     ]);
     expect((await signedPost(l.url, odd)).status).toBe(200);
+    // Forged (another secret) and unsigned: refused, and never saved.
+    expect((await post(l.url, odd, { 'x-service-signature': hmac('forged', odd) })).status).toBe(401);
+    expect((await post(l.url, delivery('scan.completed'))).status).toBe(401);
     l.child.kill('SIGINT');
     expect((await l.exited).code).toBe(0);
 

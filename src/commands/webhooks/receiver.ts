@@ -125,7 +125,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const now = opts.now ?? Date.now;
   const seen = new SeenBodies(opts.seenLimit);
   // Saved once per run: a delivery saved and then not taken (the forward failed) is not saved again.
-  const kept = new Map<string, string>();
+  const kept = new SeenBodies(opts.seenLimit);
   let active = 0;
   let stopping = false;
   let drained: (() => void) | undefined;
@@ -222,12 +222,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         return;
       }
 
-      let saved = kept.get(digest);
-      if (opts.save && !duplicate && saved === undefined) {
+      let saved: string | undefined;
+      if (opts.save && !duplicate && !kept.has(digest)) {
         try {
           saved = opts.save({ raw, headers: req.headers, receivedAt, event });
-          kept.set(digest, saved);
-          if (kept.size > (opts.seenLimit ?? SEEN_LIMIT)) kept.delete(kept.keys().next().value as string);
+          kept.add(digest);
         } catch (err) {
           const why = err instanceof Error ? err.message : String(err);
           // 500: the service keeps the delivery and retries it; nothing was forwarded.
