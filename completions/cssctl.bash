@@ -19,12 +19,13 @@ __cssctl_spec() {
     'cssctl scans wait') subs='' flags='--fail-on --wait-timeout --severity --no-step-summary --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--fail-on --wait-timeout --severity --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl findings') subs='list' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl findings list') subs='' flags='--severity --scan --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--severity --scan --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl webhooks') subs='create list delete verify listen trigger' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl webhooks') subs='create list delete verify listen replay trigger' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks create') subs='' flags='--url --events --secret-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--url --events --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks list') subs='' flags='--limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks delete') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks verify') subs='' flags='--signature --payload-file --secret-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--signature --payload-file --secret-file --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl webhooks listen') subs='' flags='--host --port --path --forward-to --print-secret --secret-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--host --port --path --forward-to --secret-file --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl webhooks listen') subs='' flags='--host --port --path --forward-to --events --save --tolerance --forward-duplicates --print-secret --secret-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--host --port --path --forward-to --events --save --tolerance --secret-file --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl webhooks replay') subs='' flags='--to --resign --secret-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--to --secret-file --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks trigger') subs='' flags='--url --secret-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--url --secret-file --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl api') subs='' flags='--method -X --field -f --input --paginate --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--method -X --field -f --input --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl config') subs='list get set unset path' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
@@ -66,6 +67,7 @@ __cssctl_canon() {
     'cssctl webhooks|delete') canon='delete' ;;
     'cssctl webhooks|verify') canon='verify' ;;
     'cssctl webhooks|listen') canon='listen' ;;
+    'cssctl webhooks|replay') canon='replay' ;;
     'cssctl webhooks|trigger') canon='trigger' ;;
     'cssctl config|list') canon='list' ;;
     'cssctl config|get') canon='get' ;;
@@ -129,8 +131,11 @@ __cssctl_values() {
     'cssctl webhooks delete|--output'|'cssctl webhooks delete|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks verify|--profile') dyn=profiles ;;
     'cssctl webhooks verify|--output'|'cssctl webhooks verify|-o') vals='table json ndjson csv' ;;
+    'cssctl webhooks listen|--events') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped all' list=1 ;;
     'cssctl webhooks listen|--profile') dyn=profiles ;;
     'cssctl webhooks listen|--output'|'cssctl webhooks listen|-o') vals='table json ndjson csv' ;;
+    'cssctl webhooks replay|--profile') dyn=profiles ;;
+    'cssctl webhooks replay|--output'|'cssctl webhooks replay|-o') vals='table json ndjson' ;;
     'cssctl webhooks trigger|--profile') dyn=profiles ;;
     'cssctl webhooks trigger|--output'|'cssctl webhooks trigger|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks trigger#0') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped' ;;

@@ -33,6 +33,7 @@ function why(err: unknown): string {
   if (e?.code === 'EDQUOT') return 'disk quota exceeded';
   if (e?.code === 'EIO') return 'input/output error';
   if (e?.code === 'EROFS') return 'read-only file system';
+  if (e?.code === 'EFBIG') return 'file too large (past the file-size limit)';
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
   return (e?.message ?? String(err)).split('\n')[0]!;
 }

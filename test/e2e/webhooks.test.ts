@@ -1,13 +1,12 @@
 // The webhook commands, end to end: the built binary against the sandbox and receivers on loopback.
 // Receivers here check signatures with node:crypto directly, never with cssctl's signing module.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, errorLine, lines, received } from './harness.js';
+import { World, errorLine, lines, received } from './harness.js';
+import { hmac, killListeners, post, startListen as start, testReceiver, until } from './webhook-helpers.js';
 
 const SECRET = 'e2e-webhook-secret-7f3a';
 const EVENTS = [
@@ -29,6 +28,11 @@ beforeAll(async () => {
   env = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: w.url, CSSCTL_WORKSPACE: 'acme' };
 });
 afterAll(() => w.close());
+afterEach(killListeners);
+
+function startListen(args: string[]) {
+  return start({ ...w.env, CSSCTL_WEBHOOK_SECRET: SECRET }, args);
+}
 
 /** A scan started through the sandbox API directly (not through `scans create`). */
 async function startScan(alias: string): Promise<string> {
@@ -43,102 +47,6 @@ async function startScan(alias: string): Promise<string> {
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { scan_id: string }).scan_id;
-}
-
-function hmac(secret: string, body: Buffer | string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
-
-async function until(ok: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-// ---- a long-running cssctl -------------------------------------------------------------------
-
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-  /** The receiver URL from the "Listening on …" line. */
-  url: string;
-}
-
-const running: Running[] = [];
-
-async function startListen(args: string[], extraEnv: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', ...args], {
-    env: { ...(w.env as Record<string, string>), CSSCTL_WEBHOOK_SECRET: SECRET, ...extraEnv },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, at: Date.now() })),
-  );
-  const r: Running = { child, stdout: () => out, stderr: () => err, exited, url: '' };
-  running.push(r);
-  let done = false;
-  void exited.then(() => (done = true));
-  await until(() => /Listening on /.test(err) || done, 'listen to start');
-  const m = /Listening on (http:\/\/\S+?)[,\s]/.exec(err);
-  if (!m) throw new Error(`listen did not start: ${err}`);
-  r.url = m[1]!;
-  return r;
-}
-
-afterEach(async () => {
-  for (const r of running.splice(0)) {
-    if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-    await r.exited;
-  }
-});
-
-// ---- a receiver written for the test ----------------------------------------------------------
-
-interface Hit {
-  headers: IncomingHttpHeaders;
-  raw: Buffer;
-  valid: boolean;
-}
-
-async function testReceiver(opts: { secret: string; status?: number; delayMs?: number }) {
-  const hits: Hit[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const given = Buffer.from(String(req.headers['x-service-signature'] ?? ''));
-      const expected = Buffer.from(hmac(opts.secret, raw));
-      const valid = given.length === expected.length && timingSafeEqual(given, expected);
-      hits.push({ headers: req.headers, raw, valid });
-      const answer = () =>
-        valid
-          ? res.writeHead(opts.status ?? 204).end()
-          : res.writeHead(401, { 'content-type': 'text/plain' }).end('bad signature');
-      if (opts.delayMs) setTimeout(answer, opts.delayMs);
-      else answer();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/receive`;
-  return { hits, url, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-async function post(url: string, body: string | Buffer, headers: Record<string, string> = {}) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: new Uint8Array(body instanceof Buffer ? body : Buffer.from(body)),
-  });
-  return { status: res.status, body: await res.text() };
 }
 
 // ---- create, list, delete ---------------------------------------------------------------------
@@ -267,10 +175,15 @@ describe('webhooks verify', () => {
   });
 
   it.each([
-    ['Hello, World!\n', GH_SIG, /does not match/],
-    ['Hello, World!', GH_SIG.toUpperCase(), /not of the form/],
-    ['Hello, World!', 'sha256=', /not of the form/],
-    ['Hello, World!', '\u001b[31m;$(rm -rf)', /not of the form/],
+    ['Hello, World!\n', GH_SIG, /re-serialised: it ends with a line ending the signed bytes do not have/],
+    [
+      'Hello, World?',
+      GH_SIG,
+      /^error: invalid signature: the secret is wrong for this body, or these are not/,
+    ],
+    ['Hello, World!', GH_SIG.toUpperCase(), /the header is malformed: .*lowercase/],
+    ['Hello, World!', 'sha256=', /the header is malformed: expected sha256=<64 lowercase hex digits>/],
+    ['Hello, World!', '\u001b[31m;$(rm -rf)', /the header is malformed/],
   ])('exits 1 for payload %j with signature %j, in one line', async (payload, sig, why) => {
     const res = await w.run(['webhooks', 'verify', '--signature', sig], {
       env: { CSSCTL_WEBHOOK_SECRET: GH_SECRET },

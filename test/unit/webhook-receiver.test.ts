@@ -270,3 +270,128 @@ describe('webhook receiver', () => {
     await expect(second).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });
+
+describe('webhook receiver: the developer’s loop', () => {
+  const at = (event: string, timestamp = '2026-11-23T00:00:00.000Z', extra = '') =>
+    `{"event":"${event}","timestamp":"${timestamp}","workspace":"acme","data":{}${extra}}`;
+
+  it('--events: another verified event is answered 200 and neither handed over, saved nor forwarded', async () => {
+    const saves: string[] = [];
+    let forwards = 0;
+    const r = await start({
+      events: new Set(['finding.high']),
+      save: (x) => (saves.push(x.raw.toString()), 'f'),
+      forward: async () => (forwards++, { status: 204 }),
+    });
+    const other = await send(r.url, signed(at('scan.completed')));
+    expect(other.status).toBe(200);
+    expect(JSON.parse(other.body).message).toBe('ignored');
+    expect((await send(r.url, signed('{"no":"event"}'))).status).toBe(200);
+    expect(verified).toEqual([]);
+    expect(saves).toEqual([]);
+    expect(forwards).toBe(0);
+    // A forged delivery of an unselected event is still refused: the filter comes after the signature.
+    expect((await send(r.url, { body: at('scan.completed') })).status).toBe(401);
+    expect((await send(r.url, signed(at('finding.high')))).status).toBe(204);
+    expect(verified.map((v) => v.delivery.event)).toEqual(['finding.high']);
+    expect(saves).toHaveLength(1);
+  });
+
+  it('--tolerance: a timestamp too far from the clock is answered 400, not saved, not forwarded', async () => {
+    let forwards = 0;
+    const saves: string[] = [];
+    const r = await start({
+      tolerance: { ms: 30_000 },
+      now: () => Date.parse('2026-11-23T00:10:00.000Z'),
+      save: () => (saves.push('x'), 'f'),
+      forward: async () => (forwards++, { status: 200 }),
+    });
+    for (const t of ['2026-11-23T00:09:29.000Z', '2026-11-23T00:10:31.000Z', 'soon']) {
+      expect((await send(r.url, signed(at('scan.completed', t)))).status).toBe(400);
+    }
+    expect(rejected.map((x) => x.reason)).toEqual([
+      expect.stringMatching(/31 s old, outside --tolerance/),
+      expect.stringMatching(/31 s in the future/),
+      expect.stringMatching(/no ISO 8601 timestamp/),
+    ]);
+    expect(forwards + saves.length + verified.length).toBe(0);
+    expect((await send(r.url, signed(at('scan.completed', '2026-11-23T00:09:31.000Z')))).status).toBe(200);
+    expect(forwards).toBe(1);
+  });
+
+  it('a body already received is answered 200 as a duplicate: not saved again, not forwarded', async () => {
+    let forwards = 0;
+    const saves: string[] = [];
+    const r = await start({
+      save: (x) => (saves.push(x.raw.toString()), `/saved/${saves.length}`),
+      forward: async () => (forwards++, { status: 202 }),
+    });
+    const body = at('scan.completed');
+    expect((await send(r.url, signed(body))).status).toBe(202);
+    const again = await send(r.url, signed(body));
+    expect(again.status).toBe(200);
+    expect(JSON.parse(again.body).message).toBe('duplicate');
+    // One byte more is another body.
+    expect((await send(r.url, signed(`${body} `))).status).toBe(202);
+    expect(forwards).toBe(2);
+    expect(saves).toEqual([body, `${body} `]);
+    expect(verified.map((v) => [v.duplicate ?? false, v.saved])).toEqual([
+      [false, '/saved/1'],
+      [true, undefined],
+      [false, '/saved/2'],
+    ]);
+  });
+
+  it('--forward-duplicates relays a duplicate again (and answers with the target’s status), still not saving it', async () => {
+    let forwards = 0;
+    let saves = 0;
+    const r = await start({
+      forwardDuplicates: true,
+      save: () => (saves++, 'f'),
+      forward: async () => (forwards++, { status: forwards === 1 ? 200 : 409 }),
+    });
+    expect((await send(r.url, signed(delivery))).status).toBe(200);
+    expect((await send(r.url, signed(delivery))).status).toBe(409);
+    expect(forwards).toBe(2);
+    expect(saves).toBe(1);
+    expect(verified[1]).toMatchObject({ duplicate: true, forwarded: { status: 409 } });
+  });
+
+  it('a delivery not taken (save failed: 500; target failed: 5xx/502) is not a duplicate when the service retries it', async () => {
+    let failSave = true;
+    let target = 503;
+    const saves: string[] = [];
+    const r = await start({
+      save: (x) => {
+        if (failSave) throw new Error('cannot write /x/y.json: no space left on the device');
+        saves.push(x.raw.toString());
+        return '/x/y.json';
+      },
+      forward: async () => ({ status: target }),
+    });
+    const first = await send(r.url, signed(delivery));
+    expect(first.status).toBe(500);
+    expect(rejected[0]).toMatchObject({
+      status: 500,
+      reason: expect.stringMatching(/^not saved: .*no space left/),
+    });
+    expect(verified).toEqual([]);
+    failSave = false;
+    expect((await send(r.url, signed(delivery))).status).toBe(503);
+    expect(saves).toHaveLength(1);
+    target = 200;
+    expect((await send(r.url, signed(delivery))).status).toBe(200);
+    // Saved once although handled twice; the third is the first one taken, so the fourth is the duplicate.
+    expect(saves).toHaveLength(1);
+    expect((await send(r.url, signed(delivery))).status).toBe(200);
+    expect(verified.map((v) => v.duplicate ?? false)).toEqual([false, false, true]);
+  });
+
+  it('remembers bodies up to seenLimit only', async () => {
+    const r = await start({ seenLimit: 2 });
+    const bodies = ['a', 'b', 'c'].map((x) => at(`e.${x}`));
+    for (const b of bodies) await send(r.url, signed(b));
+    expect(JSON.parse((await send(r.url, signed(bodies[0]!))).body).message).toBe('verified');
+    expect(JSON.parse((await send(r.url, signed(bodies[2]!))).body).message).toBe('duplicate');
+  });
+});

@@ -53,6 +53,39 @@ describe('GitHub’s documented vector', () => {
   });
 });
 
+// The Standard Webhooks specification's published vector (https://github.com/standard-webhooks/standard-webhooks,
+// libraries/javascript/src/webhook.test.ts, "sign function works"; MIT licence, (c) 2023 Svix). Its header
+// scheme differs — `webhook-signature: v1,<base64>` over `<msg id>.<timestamp>.<payload>`, with the key the
+// base64 after `whsec_` — but the core is the same HMAC-SHA256 ours uses, so our core must give its value.
+const SW_KEY = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const SW_ID = 'msg_p5jXN8AQM9LWM0D4loKWxJek';
+const SW_TIMESTAMP = 1614265330;
+const SW_PAYLOAD = '{"test": 2432232314}';
+const SW_SIGNATURE = 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=';
+
+describe('the Standard Webhooks published vector', () => {
+  const key = Buffer.from(SW_KEY.slice('whsec_'.length), 'base64');
+  const signed = `${SW_ID}.${SW_TIMESTAMP}.${SW_PAYLOAD}`;
+  const expectedHex = Buffer.from(SW_SIGNATURE.slice(3), 'base64').toString('hex');
+
+  it('our HMAC core gives the published signature', () => {
+    expect(`v1,${Buffer.from(hmacHex(key, signed), 'hex').toString('base64')}`).toBe(SW_SIGNATURE);
+    expect(sign(key, Buffer.from(signed))).toBe(`sha256=${expectedHex}`);
+  });
+
+  it('and verifies it in our header form, over those bytes only', () => {
+    expect(checkSignature(key, signed, `sha256=${expectedHex}`)).toEqual({ valid: true });
+    expect(
+      checkSignature(key, `${SW_ID}.${SW_TIMESTAMP + 1}.${SW_PAYLOAD}`, `sha256=${expectedHex}`),
+    ).toEqual({
+      valid: false,
+      reason: 'mismatch',
+    });
+    // The key is the decoded bytes, not the text of the secret.
+    expect(checkSignature(SW_KEY, signed, `sha256=${expectedHex}`).valid).toBe(false);
+  });
+});
+
 describe('checkSignature', () => {
   it('works over the exact bytes: a body that is not valid UTF-8 is not decoded first', () => {
     const raw = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]);

@@ -28,7 +28,10 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
       throw unofferedFormat(flag, offer, commandPath(cmd));
     }
     const verb = await load();
-    await verb(ctx, cmd.opts<O & object>(), cmd.args.slice(0, cmd.registeredArguments.length));
+    // A variadic last argument (`<paths...>`) takes every remaining word.
+    const declared = cmd.registeredArguments;
+    const args = declared.at(-1)?.variadic ? cmd.args : cmd.args.slice(0, declared.length);
+    await verb(ctx, cmd.opts<O & object>(), args);
   };
 }
 

@@ -96,3 +96,27 @@ export function clean(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
 }
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * A duration such as `30s`, `5m`, `1h30m` or `500ms`: whole numbers, each with a unit (ms, s, m, h), largest
+ * first, each unit once; more than 0 and at most 7 days. Anything else is exit 2.
+ */
+export function parseDuration(raw: string, flag: string): number {
+  const t = raw.trim().toLowerCase();
+  const bad = () =>
+    new UsageError(`invalid ${flag} "${clean(raw)}": expected a duration such as 30s, 5m or 1h30m`);
+  if (!/^(\d{1,9}(ms|s|m|h))+$/.test(t)) throw bad();
+  let ms = 0;
+  let last = Infinity;
+  for (const [, n, unit] of t.matchAll(/(\d+)(ms|s|m|h)/g)) {
+    const size = UNIT_MS[unit!]!;
+    if (size >= last) throw bad();
+    last = size;
+    ms += Number(n) * size;
+  }
+  if (ms <= 0) throw new UsageError(`invalid ${flag} "${clean(raw)}": it must be longer than 0`);
+  if (ms > 7 * 86_400_000) throw new UsageError(`invalid ${flag} "${clean(raw)}": at most 7 days (168h)`);
+  return ms;
+}

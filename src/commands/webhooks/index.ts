@@ -1,10 +1,15 @@
 import type { Command } from 'commander';
+import { completeWith } from '../../completion/meta.js';
+import type { Offer } from '../../core/output/offer.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
+
+/** replay prints a line per delivery, or its outcomes as JSON; no table or CSV. */
+const REPLAY_OFFER: Offer = { names: ['table', 'json', 'ndjson'], default: 'table' };
 
 export function registerWebhooks(program: Command, ctx: MakeContext): void {
   const webhooks = program
     .command('webhooks')
-    .description('register, receive, verify, forward and trigger signed event deliveries');
+    .description('register, receive, verify, forward, save, replay and trigger signed event deliveries');
   webhooks
     .command('create')
     .description('register a receiver URL for events')
@@ -35,14 +40,33 @@ export function registerWebhooks(program: Command, ctx: MakeContext): void {
     .action(lazy(ctx, async () => (await import('./verify.js')).verify));
   webhooks
     .command('listen')
-    .description('receive deliveries locally: verify, print, and optionally forward them')
+    .description('receive deliveries locally: verify, print, and optionally save and forward them')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '8088')
     .option('--path <path>', 'path deliveries are posted to', '/')
     .option('--forward-to <url>', 'relay each verified delivery, untouched, to this URL')
+    .option(
+      '--events <events>',
+      'handle only these events (comma-separated, or all); others are answered 200 and dropped',
+    )
+    .option('--save <dir>', 'write each verified, new delivery to a JSON file in this folder (for replay)')
+    .option(
+      '--tolerance <duration>',
+      'answer 400 to a payload timestamp further than this from now (30s, 5m)',
+    )
+    .option('--forward-duplicates', 'relay a body already received in this run again (default: answer 200)')
     .option('--print-secret', 'print the signing secret in use and exit')
     .option('--secret-file <path>', 'file holding the signing secret (default: CSSCTL_WEBHOOK_SECRET)')
     .action(lazy(ctx, async () => (await import('./listen.js')).listen));
+  const replay = webhooks
+    .command('replay')
+    .description('send saved deliveries again, oldest first, byte for byte, to a receiver')
+    .argument('<paths...>', 'files or folders written by webhooks listen --save')
+    .requiredOption('--to <url>', 'the receiver (https://, or http:// for loopback hosts)')
+    .option('--resign', 'sign with the current secret instead of sending the saved signature')
+    .option('--secret-file <path>', 'with --resign: file holding the secret (default: CSSCTL_WEBHOOK_SECRET)')
+    .action(lazy(ctx, async () => (await import('./replay.js')).replay, REPLAY_OFFER));
+  completeWith(replay, { outputs: REPLAY_OFFER.names });
   webhooks
     .command('trigger')
     .description('send a correctly signed sample delivery to a receiver, to test it')

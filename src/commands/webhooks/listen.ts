@@ -1,9 +1,13 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
+import { ensureDir } from '../../core/files.js';
 import { redactUrl } from '../../core/http/log.js';
 import { isLoopbackHost } from '../../core/url.js';
 import { SIGNATURE_HEADER } from '../../core/webhook-signature.js';
-import { clean, signingSecret, webhookUrl } from './common.js';
+import { clean, parseDuration, parseEvents, signingSecret, webhookUrl } from './common.js';
+import { saveDelivery } from './saved.js';
 import { startReceiver, type ForwardResult, type Receiver, type ReceiverOptions } from './receiver.js';
 import { deliveryLine } from './summary.js';
 
@@ -14,6 +18,10 @@ export interface ListenOptions {
   forwardTo?: string;
   printSecret?: boolean;
   secretFile?: string;
+  events?: string;
+  save?: string;
+  tolerance?: string;
+  forwardDuplicates?: boolean;
 }
 
 export function parsePort(raw: string): number {
@@ -54,6 +62,21 @@ function listenError(err: unknown, host: string, port: number): CliError {
   }
 }
 
+/** The --save folder, absolute: an existing folder, or one created now (0700). A file there is exit 2. */
+function saveFolder(raw: string): string {
+  if (raw.trim() === '') throw new UsageError('--save needs a folder');
+  const dir = resolve(raw);
+  let isDir: boolean | undefined;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // missing: created below
+  }
+  if (isDir === false) throw new UsageError(`--save ${clean(raw)} is not a folder`);
+  ensureDir(dir);
+  return dir;
+}
+
 /**
  * A local receiver that verifies every delivery, prints the verified ones and, with --forward-to, relays them
  * untouched. Runs until SIGINT/SIGTERM, then lets the delivery in flight finish.
@@ -66,6 +89,11 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
   const port = parsePort(opts.port);
   const path = parsePath(opts.path);
   const forwardTo = opts.forwardTo === undefined ? undefined : webhookUrl(opts.forwardTo, '--forward-to');
+  const events = opts.events === undefined ? undefined : new Set<string>(parseEvents(opts.events));
+  const toleranceMs = opts.tolerance === undefined ? undefined : parseDuration(opts.tolerance, '--tolerance');
+  if (opts.forwardDuplicates && forwardTo === undefined) {
+    throw new UsageError('--forward-duplicates needs --forward-to');
+  }
   const { output, timeoutMs } = await ctx.settings();
   if (output !== 'table' && output !== 'json' && output !== 'ndjson') {
     throw new UsageError(`listen prints a line per event, or JSON with -o json or ndjson; not ${output}`);
@@ -75,6 +103,7 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
     io.out(`${secret}\n`);
     return;
   }
+  const saveDir = opts.save === undefined ? undefined : saveFolder(opts.save);
   const send = forwardTo === undefined ? undefined : await ctx.http();
   if (ctx.signal.aborted) return;
 
@@ -100,12 +129,21 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
       path,
       secret,
       forward,
-      onVerified: ({ delivery, forwarded }) => {
+      events,
+      tolerance: toleranceMs === undefined ? undefined : { ms: toleranceMs },
+      forwardDuplicates: opts.forwardDuplicates === true,
+      now: () => ctx.clock.now(),
+      save:
+        saveDir === undefined
+          ? undefined
+          : (r) => saveDelivery(saveDir, r.receivedAt, r.event, r.headers, r.raw),
+      onVerified: ({ delivery, forwarded, duplicate, saved }) => {
+        if (saved && !duplicate) io.debug(`saved ${saved}`);
         if (!json) {
-          io.out(`${deliveryLine(delivery, forwarded)}\n`);
+          io.out(`${deliveryLine(delivery, forwarded, duplicate)}\n`);
           return;
         }
-        io.out(`${JSON.stringify(delivery)}\n`);
+        io.out(`${JSON.stringify(duplicate ? { ...delivery, duplicate: true } : delivery)}\n`);
         if (forwarded) {
           const event = clean(String(delivery.event));
           io.notice(
@@ -128,7 +166,7 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
     io.warn(`listening on ${clean(host)}, which other machines may reach (every delivery is still verified)`);
   }
   io.notice(
-    `Listening on ${receiver.url}${forwardTo ? `, forwarding to ${redactUrl(forwardTo)}` : ''} (Ctrl-C to stop)`,
+    `Listening on ${receiver.url}${forwardTo ? `, forwarding to ${redactUrl(forwardTo)}` : ''}${saveDir ? `, saving to ${saveDir}` : ''} (Ctrl-C to stop)`,
   );
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

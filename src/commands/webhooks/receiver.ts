@@ -1,11 +1,15 @@
 // The local receiver behind `cssctl webhooks listen`: node:http on one address and path. Each delivery is
 // checked over its exact raw bytes before anything else is done with it.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SIGNATURE_HEADER, checkSignature, describeVerdict } from '../../core/webhook-signature.js';
 import type { Delivery } from '../../api/webhooks.js';
 
 export const MAX_DELIVERY_BYTES = 1024 * 1024;
+
+/** How many bodies (as SHA-256 digests) the duplicate check remembers; the oldest are forgotten first. */
+export const SEEN_LIMIT = 100_000;
 
 export interface ForwardResult {
   status: number;
@@ -18,6 +22,20 @@ export interface Verified {
   raw: Buffer;
   /** The target's answer when forwarding; `error` when it could not be reached. */
   forwarded?: ForwardResult | { error: string };
+  /** The same raw body was already received (and answered 2xx) in this run. */
+  duplicate?: boolean;
+  /** Where --save wrote it. */
+  saved?: string;
+}
+
+/** What `save` is given: the delivery as received. */
+export interface Received {
+  raw: Buffer;
+  headers: IncomingHttpHeaders;
+  /** When the whole body had been read. */
+  receivedAt: Date;
+  /** The payload's `event`, when it is a string. */
+  event: string | undefined;
 }
 
 export interface Rejected {
@@ -37,8 +55,59 @@ export interface ReceiverOptions {
   maxBytes?: number;
   /** Relays the untouched body and signature header; throws when the target cannot be reached. */
   forward?: (raw: Buffer, headers: { signature: string; contentType: string }) => Promise<ForwardResult>;
+  /** Only these events are handled; any other verified delivery is answered 200 and dropped unseen. */
+  events?: ReadonlySet<string>;
+  /** A payload `timestamp` further than `ms` from `now()` is answered 400. */
+  tolerance?: { ms: number };
+  /** Relay a duplicate to `forward` too (by default a duplicate is answered 200 and not relayed). */
+  forwardDuplicates?: boolean;
+  /** Keeps a verified, new delivery before it is forwarded; returns where. Throws when it cannot (→ 500). */
+  save?: (r: Received) => string;
+  /** Milliseconds since the epoch (a test clock). */
+  now?: () => number;
+  /** How many bodies the duplicate check remembers (default SEEN_LIMIT). */
+  seenLimit?: number;
   onVerified: (v: Verified) => void;
   onRejected: (r: Rejected) => void;
+}
+
+/**
+ * The bodies received in this run, by SHA-256 digest (32 bytes each, never the body), in arrival order;
+ * past `limit` the oldest are forgotten, so memory stays bounded however long the receiver runs.
+ */
+export class SeenBodies {
+  private readonly digests = new Set<string>();
+  constructor(private readonly limit = SEEN_LIMIT) {}
+  has(digest: string): boolean {
+    return this.digests.has(digest);
+  }
+  add(digest: string): void {
+    this.digests.delete(digest);
+    this.digests.add(digest);
+    while (this.digests.size > this.limit) {
+      const oldest = this.digests.values().next().value as string;
+      this.digests.delete(oldest);
+    }
+  }
+  delete(digest: string): void {
+    this.digests.delete(digest);
+  }
+  get size(): number {
+    return this.digests.size;
+  }
+}
+
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/i;
+
+/** Why a payload timestamp is outside the tolerance, or undefined when it is within it. */
+export function timestampProblem(timestamp: unknown, now: number, toleranceMs: number): string | undefined {
+  if (typeof timestamp !== 'string' || !ISO_TIME.test(timestamp) || Number.isNaN(Date.parse(timestamp))) {
+    return 'the payload has no ISO 8601 timestamp to check against --tolerance';
+  }
+  const skew = Date.parse(timestamp) - now;
+  if (Math.abs(skew) <= toleranceMs) return undefined;
+  const s = Math.round(Math.abs(skew) / 1000);
+  return `the payload timestamp is ${s} s ${skew < 0 ? 'old' : 'in the future'}, outside --tolerance`;
 }
 
 export interface Receiver {
@@ -53,6 +122,10 @@ export interface Receiver {
 /** Starts listening; rejects with the listen error (EADDRINUSE…) and leaves nothing open behind. */
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const maxBytes = opts.maxBytes ?? MAX_DELIVERY_BYTES;
+  const now = opts.now ?? Date.now;
+  const seen = new SeenBodies(opts.seenLimit);
+  // Saved once per run: a delivery saved and then not taken (the forward failed) is not saved again.
+  const kept = new SeenBodies(opts.seenLimit);
   let active = 0;
   let stopping = false;
   let drained: (() => void) | undefined;
@@ -110,44 +183,86 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
 
     const raw = await readLimited(req, maxBytes);
     if (raw === undefined) return tooLarge(req, res);
+    const receivedAt = new Date(now());
 
     const signature = req.headers[SIGNATURE_HEADER];
     const verdict = checkSignature(opts.secret, raw, signature);
     if (!verdict.valid) return reject(req, res, 401, describeVerdict(verdict));
 
-    let delivery: unknown;
+    let parsed: unknown;
     try {
-      delivery = JSON.parse(raw.toString('utf8'));
+      parsed = JSON.parse(raw.toString('utf8'));
     } catch {
       return reject(req, res, 400, 'the body is not JSON');
     }
-    if (!delivery || typeof delivery !== 'object' || Array.isArray(delivery)) {
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return reject(req, res, 400, 'the body is not a JSON object');
     }
+    const delivery = parsed as Delivery;
+    const event = typeof delivery.event === 'string' ? delivery.event : undefined;
 
-    if (!opts.forward) {
-      opts.onVerified({ delivery: delivery as Delivery, raw });
-      return answer(res, 200, 'verified');
+    // An event not asked for: taken (2xx, so the service does not retry it) and dropped without a word.
+    if (opts.events && (event === undefined || !opts.events.has(event))) return answer(res, 200, 'ignored');
+
+    if (opts.tolerance) {
+      const problem = timestampProblem(delivery.timestamp, now(), opts.tolerance.ms);
+      if (problem) return reject(req, res, 400, problem);
     }
-    let result: ForwardResult;
+
+    // Seen from here on, so a copy arriving while this one is handled counts as a duplicate; forgotten
+    // again below when this one is not taken (not answered 2xx), so the service's retry is handled anew.
+    const digest = createHash('sha256').update(raw).digest('hex');
+    const duplicate = seen.has(digest);
+    if (!duplicate) seen.add(digest);
+    let taken = false;
     try {
-      result = await opts.forward(raw, {
-        signature: signature as string,
-        contentType: req.headers['content-type'] ?? 'application/json',
+      if (duplicate && !(opts.forward && opts.forwardDuplicates)) {
+        opts.onVerified({ delivery, raw, duplicate: true });
+        answer(res, 200, 'duplicate');
+        return;
+      }
+
+      let saved: string | undefined;
+      if (opts.save && !duplicate && !kept.has(digest)) {
+        try {
+          saved = opts.save({ raw, headers: req.headers, receivedAt, event });
+          kept.add(digest);
+        } catch (err) {
+          const why = err instanceof Error ? err.message : String(err);
+          // 500: the service keeps the delivery and retries it; nothing was forwarded.
+          return reject(req, res, 500, `not saved: ${why}`);
+        }
+      }
+      const extra = { ...(duplicate ? { duplicate: true } : {}), ...(saved ? { saved } : {}) };
+
+      if (!opts.forward) {
+        opts.onVerified({ delivery, raw, ...extra });
+        taken = true;
+        return answer(res, 200, 'verified');
+      }
+      let result: ForwardResult;
+      try {
+        result = await opts.forward(raw, {
+          signature: signature as string,
+          contentType: req.headers['content-type'] ?? 'application/json',
+        });
+      } catch (err) {
+        const error = err instanceof Error ? err.message : String(err);
+        opts.onVerified({ delivery, raw, forwarded: { error }, ...extra });
+        return answer(res, 502, 'the forward target could not be reached');
+      }
+      opts.onVerified({ delivery, raw, forwarded: result, ...extra });
+      taken = result.status >= 200 && result.status < 300;
+      const body = result.body ?? '';
+      res.writeHead(result.status, {
+        'content-type': result.contentType ?? 'text/plain; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        ...(stopping ? { connection: 'close' } : {}),
       });
-    } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
-      opts.onVerified({ delivery: delivery as Delivery, raw, forwarded: { error } });
-      return answer(res, 502, 'the forward target could not be reached');
+      res.end(body);
+    } finally {
+      if (!duplicate && !taken) seen.delete(digest);
     }
-    opts.onVerified({ delivery: delivery as Delivery, raw, forwarded: result });
-    const body = result.body ?? '';
-    res.writeHead(result.status, {
-      'content-type': result.contentType ?? 'text/plain; charset=utf-8',
-      'content-length': String(Buffer.byteLength(body)),
-      ...(stopping ? { connection: 'close' } : {}),
-    });
-    res.end(body);
   }
 
   await new Promise<void>((resolve, reject) => {

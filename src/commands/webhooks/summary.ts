@@ -45,7 +45,11 @@ function cut(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
-export function deliveryLine(delivery: Delivery, forwarded?: ForwardResult | { error: string }): string {
+export function deliveryLine(
+  delivery: Delivery,
+  forwarded?: ForwardResult | { error: string },
+  duplicate = false,
+): string {
   const event = clean(text(delivery.event));
   const fields = [
     clean(text(delivery.timestamp)),
@@ -54,6 +58,7 @@ export function deliveryLine(delivery: Delivery, forwarded?: ForwardResult | { e
     clean(cut(summarize(String(delivery.event), delivery.data), MAX_SUMMARY)),
   ];
   let line = fields.join('  ');
+  if (duplicate) line += '  [duplicate]';
   if (forwarded) {
     line += 'error' in forwarded ? `  -> 502 (${clean(forwarded.error)})` : `  -> ${forwarded.status}`;
   }

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../../core/context.js';
 import { ExitCode, ExitError, UsageError } from '../../core/errors.js';
 import { readAll } from '../../core/stdin.js';
-import { checkSignature, describeVerdict } from '../../core/webhook-signature.js';
 import { signingSecret } from './common.js';
+import { explainFailure } from './explain.js';
 
 export interface VerifyOptions {
   signature: string;
@@ -35,8 +35,8 @@ export async function verify(ctx: Context, opts: VerifyOptions): Promise<void> {
   const secret = await signingSecret(ctx, opts.secretFile);
   const payload = await readPayload(ctx, opts.payloadFile);
   const { output } = await ctx.settings();
-  const verdict = checkSignature(secret, payload, opts.signature);
-  if (!verdict.valid) throw new ExitError(`invalid signature: ${describeVerdict(verdict)}`, ExitCode.error);
+  const why = explainFailure(secret, payload, opts.signature);
+  if (why !== undefined) throw new ExitError(`invalid signature: ${why}`, ExitCode.error);
   if (output === 'json' || output === 'ndjson') ctx.io.out(`${JSON.stringify({ valid: true })}\n`);
   else ctx.io.notice(`${ctx.io.errColor.green('✓')} The signature is valid.`);
 }
