@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError, UsageError } from './errors.js';
 import { writeFileAtomic } from './files.js';
+import { withFileLock } from './lock.js';
 import { normalizeBaseUrl } from './url.js';
 
 export const CONFIG_KEYS = ['base_url', 'workspace', 'email', 'output'] as const;
@@ -201,20 +202,33 @@ export class ConfigStore {
    * Sets (string) or removes (undefined) keys of one profile in a single atomic write. Other keys, even
    * invalid ones, are kept as they are, so `config set` can fix one value without touching the rest.
    */
-  update(name: string, changes: Profile): void {
-    this.error = undefined;
-    this.data = { profiles: {} };
-    this.load(); // the latest file: another process may have written since
-    if (this.error) throw this.error;
-    const old = this.data.profiles[name];
-    const next: Record<string, unknown> =
-      old && typeof old === 'object' && !Array.isArray(old) ? { ...(old as object) } : {};
-    for (const [k, v] of Object.entries(changes) as [ConfigKey, string | undefined][]) {
-      if (v === undefined) delete next[k];
-      else next[k] = v;
-    }
-    const data: ConfigShape = { ...this.data, profiles: { ...this.data.profiles, [name]: next } };
-    writeFileAtomic(this.path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
-    this.data = data;
+  async update(name: string, changes: Profile): Promise<void> {
+    await this.change((data) => {
+      const old = data.profiles[name];
+      const next: Record<string, unknown> =
+        old && typeof old === 'object' && !Array.isArray(old) ? { ...(old as object) } : {};
+      for (const [k, v] of Object.entries(changes) as [ConfigKey, string | undefined][]) {
+        if (v === undefined) delete next[k];
+        else next[k] = v;
+      }
+      return { ...data, profiles: { ...data.profiles, [name]: next } };
+    });
+  }
+
+  /**
+   * Every change of config.json: read-modify-write under the config lock (the one mechanism of the refresh
+   * lock, src/core/lock.ts), re-reading the file once the lock is held, so concurrent `cssctl` processes
+   * (`config set` in parallel jobs, a login beside them) never lose each other's profiles (issue 20 #6).
+   */
+  private async change(edit: (data: ConfigShape) => ConfigShape): Promise<void> {
+    await withFileLock(this.dir, 'config', async () => {
+      this.error = undefined;
+      this.data = { profiles: {} };
+      this.load(); // the latest file: another process may have written since
+      if (this.error) throw this.error;
+      const data = edit(this.data);
+      writeFileAtomic(this.path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
+      this.data = data;
+    });
   }
 }

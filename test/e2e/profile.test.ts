@@ -116,6 +116,25 @@ describe('one bad hand-edited value breaks only the commands that use it', () =>
   });
 });
 
+describe('concurrent changes of config.json (issue 20 #6)', () => {
+  it('12 concurrent `--profile pN config set workspace wN` leave all 12 profiles', async () => {
+    const dir = join(w.dir, 'concurrent');
+    const env = { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' };
+    const ids = Array.from({ length: 12 }, (_, i) => i + 1);
+    const runs = await Promise.all(
+      ids.map((i) =>
+        w.run(['--profile', `p${i}`, 'config', 'set', 'workspace', `w${i}`], { env, timeoutMs: 60_000 }),
+      ),
+    );
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const onDisk = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+      profiles: Record<string, { workspace?: string }>;
+    };
+    for (const i of ids) expect(onDisk.profiles[`p${i}`]?.workspace, `p${i}`).toBe(`w${i}`);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
 describe('errors follow the resolved output format', () => {
   it('a profile saving output: json prints errors as JSON', async () => {
     const { env } = brokenProfile({ base_url: w.url, workspace: 'acme', output: 'json' });

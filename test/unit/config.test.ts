@@ -23,6 +23,7 @@ import {
   validateWorkspace,
 } from '../../src/core/config.js';
 import { resolveSettings, type GlobalOptions } from '../../src/core/context.js';
+import { withFileLock } from '../../src/core/lock.js';
 import { CliError, UsageError } from '../../src/core/errors.js';
 import { buildUrl, isLoopbackHost, normalizeBaseUrl } from '../../src/core/url.js';
 import { usageError } from '../helpers/assert.js';
@@ -296,9 +297,9 @@ describe('ConfigStore', () => {
     const dir = join(tmp, 'cfg');
     const store = await ConfigStore.open(dir);
     expect(store.profile('default')).toStrictEqual({});
-    store.update('default', { base_url: 'https://s.example.com', workspace: 'acme' });
-    store.update('work', { workspace: 'other' });
-    store.update('default', { email: 'me@example.com', workspace: undefined });
+    await store.update('default', { base_url: 'https://s.example.com', workspace: 'acme' });
+    await store.update('work', { workspace: 'other' });
+    await store.update('default', { email: 'me@example.com', workspace: undefined });
 
     const again = await ConfigStore.open(dir);
     expect(again.profile('default')).toStrictEqual({
@@ -319,7 +320,7 @@ describe('ConfigStore', () => {
 
   it('profile() returns a copy', async () => {
     const store = await ConfigStore.open(join(tmp, 'cfg'));
-    store.update('default', { workspace: 'acme' });
+    await store.update('default', { workspace: 'acme' });
     const p = store.profile('default');
     p.workspace = 'changed';
     expect(store.profile('default').workspace).toBe('acme');
@@ -332,14 +333,14 @@ describe('ConfigStore', () => {
       const store = await ConfigStore.open(dir);
       expect(store.profile('default')).toStrictEqual({});
       expect(existsSync(join(tmp, 'new'))).toBe(false);
-      store.update('default', { workspace: 'acme' });
+      await store.update('default', { workspace: 'acme' });
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
 
       const loose = join(tmp, 'loose');
       mkdirSync(loose, { mode: 0o755 });
       chmodSync(loose, 0o755);
-      (await ConfigStore.open(loose)).update('default', { workspace: 'acme' });
+      await (await ConfigStore.open(loose)).update('default', { workspace: 'acme' });
       expect(statSync(loose).mode & 0o777).toBe(0o755);
     },
   );
@@ -347,8 +348,9 @@ describe('ConfigStore', () => {
   it('leaves no temporary files behind after writes', async () => {
     const dir = join(tmp, 'cfg');
     const store = await ConfigStore.open(dir);
-    for (let i = 0; i < 5; i++) store.update('default', { workspace: `w${i}` });
-    expect(readdirSync(dir)).toStrictEqual(['config.json']);
+    for (let i = 0; i < 5; i++) await store.update('default', { workspace: `w${i}` });
+    expect(readdirSync(dir).sort()).toStrictEqual(['config.json', 'locks']);
+    expect(readdirSync(join(dir, 'locks'))).toStrictEqual(['config.lock-target']);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toStrictEqual({
       profiles: { default: { workspace: 'w4' } },
     });
@@ -369,10 +371,52 @@ describe('ConfigStore', () => {
       caught = err;
     }
     expect(caught).toBeInstanceOf(CliError);
-    expect(() => store.update('default', { workspace: 'x' })).toThrow(CliError);
+    await expect(store.update('default', { workspace: 'x' })).rejects.toThrow(CliError);
     expect((caught as CliError).message).toContain(file);
     expect(readFileSync(file, 'utf8')).toBe(broken);
-    expect(readdirSync(dir)).toStrictEqual(['config.json']);
+    expect(readdirSync(dir).filter((f) => f !== 'locks')).toStrictEqual(['config.json']);
+  });
+});
+
+describe('ConfigStore: every change is read-modify-write under the config lock (issue 20 #6)', () => {
+  it('waits for the lock, then re-reads: a profile written meanwhile by another process is kept', async () => {
+    const dir = join(tmp, 'cfg');
+    const file = join(dir, 'config.json');
+    const stale = await ConfigStore.open(dir); // read before the other process wrote
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let taken!: () => void;
+    const isTaken = new Promise<void>((r) => (taken = r));
+    // Another cssctl process holding the lock while it writes its profile.
+    const other = withFileLock(dir, 'config', async () => {
+      taken();
+      await held;
+      writeFileSync(file, JSON.stringify({ profiles: { p1: { workspace: 'w1' } } }));
+    });
+    await isTaken;
+    let done = false;
+    const mine = stale.update('p2', { workspace: 'w2' }).then(() => (done = true));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(done).toBe(false); // never writes while another process holds the lock
+    expect(existsSync(file)).toBe(false);
+    release();
+    await Promise.all([other, mine]);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({
+      profiles: { p1: { workspace: 'w1' }, p2: { workspace: 'w2' } },
+    });
+    expect(stale.profileNames()).toStrictEqual(['p1', 'p2']);
+  });
+
+  it('twelve concurrent updates from separate stores keep all twelve profiles', async () => {
+    const dir = join(tmp, 'cfg');
+    const stores = await Promise.all(Array.from({ length: 12 }, () => ConfigStore.open(dir)));
+    await Promise.all(stores.map((s, i) => s.update(`p${i}`, { workspace: `w${i}` })));
+    const onDisk = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+      profiles: Record<string, unknown>;
+    };
+    expect(Object.keys(onDisk.profiles).sort()).toStrictEqual(
+      Array.from({ length: 12 }, (_, i) => `p${i}`).sort(),
+    );
   });
 });
 

@@ -68,13 +68,13 @@ export async function set(ctx: Context, _opts: unknown, args: string[]): Promise
   if (k === 'output' && REPORT_FORMATS.includes(value))
     throw new UsageError(`${value} is a report format for findings only; it cannot be the default output`);
   if (k === 'email') value = value.trim();
-  (await ctx.config()).update(ctx.profileName, { [k]: value });
+  await (await ctx.config()).update(ctx.profileName, { [k]: value });
   ctx.io.notice(`Set ${k} to ${value} (profile ${ctx.profileName})`);
 }
 
 export async function unset(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
   const k = key(args[0]);
-  (await ctx.config()).update(ctx.profileName, { [k]: undefined });
+  await (await ctx.config()).update(ctx.profileName, { [k]: undefined });
   ctx.io.notice(`Unset ${k} (profile ${ctx.profileName})`);
 }
 
