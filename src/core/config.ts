@@ -180,6 +180,14 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * Why config.json itself cannot be used (unreadable, not JSON, not an object), or undefined. Every command
+   * that reads settings fails with it (exit 1, one line naming the file); `config path` and `logout` do not.
+   */
+  get fileError(): CliError | undefined {
+    return this.error;
+  }
+
   /** The profile as stored (values unchecked); throws when config.json itself cannot be read. */
   profile(name: string): RawProfile {
     if (this.error) throw this.error;

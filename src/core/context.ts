@@ -248,10 +248,15 @@ export class Context {
     return new Promise((resolve) => resolve(this.configSync()));
   }
 
-  /** The settings (each profile value checked only when read); cheap enough to call from main(). */
+  /**
+   * The settings (each profile value checked only when read); cheap enough to call from main(). A config.json
+   * that cannot be read at all is the command's error (exit 1, naming the file), never a table of empty
+   * values (cli-contract.md §2, config).
+   */
   settingsSync(): Settings {
     if (!this.settingsValue) {
       const store = this.configSync();
+      if (store.fileError) throw store.fileError;
       let profile: RawProfile = {};
       let profileError: CliError | undefined;
       try {
@@ -270,6 +275,19 @@ export class Context {
 
   settings(): Promise<Settings> {
     return new Promise((resolve) => resolve(this.settingsSync()));
+  }
+
+  /**
+   * The output format for the commands that work whatever config.json holds (`logout`): flags and
+   * environment as usual, `fallback` when the file or the profile's saved `output` cannot be used.
+   */
+  outputLenient(fallback: OutputFormat): OutputFormat {
+    const store = this.configSync();
+    if (!store.fileError) return this.settingsSync().outputOr(fallback);
+    return resolveSettings(this.globals, this.env, {}, this.profileName, {
+      file: store.path,
+      profileError: store.fileError,
+    }).outputOr(fallback);
   }
 
   /** The valid base_url saved in the profile, whatever flag or env says; undefined when none. */

@@ -135,6 +135,32 @@ describe('concurrent changes of config.json (issue 20 #6)', () => {
   });
 });
 
+describe('a config.json that is not JSON (issue 21)', () => {
+  it('config list, config get, auth status: one line naming it, exit 1; config path and logout work', async () => {
+    const dir = join(w.dir, 'not-json');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles": {,\n');
+    const env = { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' };
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'get', 'workspace'],
+      ['auth', 'status'],
+    ]) {
+      const r = await w.run(args, { env });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(errorLine(r)).toContain(`cannot read ${file}: not valid JSON`);
+    }
+    const path = await w.run(['config', 'path'], { env });
+    expect([path.code, path.stdout]).toStrictEqual([0, `${file}\n`]);
+    const out = await w.run(['logout'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('{"profiles": {,\n');
+  });
+});
+
 describe('errors follow the resolved output format', () => {
   it('a profile saving output: json prints errors as JSON', async () => {
     const { env } = brokenProfile({ base_url: w.url, workspace: 'acme', output: 'json' });

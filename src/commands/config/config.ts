@@ -27,12 +27,12 @@ export async function list(ctx: Context): Promise<void> {
   const shown = (k: ConfigKey): string => {
     if (!s.problem(k)) return s.values[k] ?? '';
     const raw = s.raw(k);
+    if (raw === undefined) return '(invalid)';
     return `${typeof raw === 'string' ? raw : JSON.stringify(raw)} (invalid)`;
   };
-  for (const k of CONFIG_KEYS) {
-    const problem = s.problem(k);
-    if (problem) ctx.io.warn(problem);
-  }
+  // Each problem once: a profile that is not an object is one problem, not one per key.
+  const problems = new Set(CONFIG_KEYS.map((k) => s.problem(k)).filter((p) => p !== undefined));
+  for (const problem of problems) ctx.io.warn(problem);
   const rows = CONFIG_KEYS.map((k) => ({ key: k, value: shown(k), source: s.sources[k] }));
   if (output === 'json' || output === 'ndjson') {
     const obj: Record<string, unknown> = Object.fromEntries(
