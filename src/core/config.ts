@@ -118,6 +118,8 @@ function describeJson(v: unknown): string {
 
 interface ConfigShape {
   profiles: Record<string, unknown>;
+  /** The profile used when neither --profile nor CSSCTL_PROFILE names one (`cssctl auth switch`). */
+  default_profile?: unknown;
   [other: string]: unknown;
 }
 
@@ -204,6 +206,31 @@ export class ConfigStore {
   profileNames(): string[] {
     if (this.error) throw this.error;
     return Object.keys(this.data.profiles);
+  }
+
+  hasProfile(name: string): boolean {
+    return this.profileNames().includes(name);
+  }
+
+  /**
+   * `default_profile`, checked: undefined when unset (or when the file cannot be read: the commands that
+   * work whatever config.json holds then use `default`); a hand-edited value that is not a profile name is
+   * a UsageError naming config.json and the key.
+   */
+  defaultProfile(): string | undefined {
+    if (this.error) return undefined;
+    const raw = this.data.default_profile;
+    if (raw === undefined || raw === null || raw === '') return undefined;
+    if (typeof raw === 'string' && PROFILE_NAME.test(raw)) return raw;
+    throw new UsageError(
+      `${this.path}: invalid default_profile: expected a profile name, found ${describeJson(raw)}`,
+      { hint: 'fix it with cssctl auth switch <profile>' },
+    );
+  }
+
+  /** Makes `name` the default profile (`cssctl auth switch`), under the config lock. */
+  async setDefaultProfile(name: string): Promise<void> {
+    await this.change((data) => ({ ...data, default_profile: name }));
   }
 
   /**

@@ -161,6 +161,52 @@ describe('a config.json that is not JSON (issue 21)', () => {
   });
 });
 
+describe('profiles: config profiles and auth switch (issue 21)', () => {
+  it('login creates a profile; config profiles lists it with its token store; auth switch makes it the default', async () => {
+    const dir = join(w.dir, 'profiles');
+    const env = { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' };
+    // A --profile naming no profile: exit 2 naming it, nothing written.
+    const typo = await w.run(['--profile', 'work', 'connections', 'list'], { env });
+    expect(typo.code).toBe(2);
+    expect(errorLine(typo)).toContain('no profile named "work" (--profile)');
+    expect(existsSync(dir)).toBe(false);
+    // login creates it; config set creates another.
+    await w.login('acme', 'owner', ['--profile', 'work'], { env });
+    expect((await w.run(['--profile', 'ci', 'config', 'set', 'workspace', 'ci-ws'], { env })).code).toBe(0);
+    const list = await w.run(['config', 'profiles', '--json'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toStrictEqual([
+      {
+        name: 'work',
+        active: false,
+        base_url: w.url,
+        workspace: 'acme',
+        email: w.cred().email,
+        token_store: 'file',
+      },
+      { name: 'ci', active: false, base_url: null, workspace: 'ci-ws', email: null, token_store: 'none' },
+    ]);
+    expect(list.stdout).not.toMatch(/eyJ/); // no JWT
+    // Without a default, requests use `default`, which has no session.
+    expect((await w.run(['connections', 'list'], { env })).code).toBe(2); // no service address
+    const sw = await w.run(['auth', 'switch', 'work'], { env });
+    expect(sw.code, sw.stderr).toBe(0);
+    const conn = await w.run(['connections', 'list', '--json'], { env });
+    expect(conn.code, conn.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(conn.stdout))).toBe(true);
+    const table = await w.run(['config', 'profiles'], { env });
+    expect(table.stdout).toMatch(/^\*\s+work\s/m);
+    // --profile and CSSCTL_PROFILE still win over default_profile.
+    expect((await w.run(['--profile', 'ci', 'config', 'get', 'workspace'], { env })).stdout).toBe('ci-ws\n');
+    const envWins = await w.run(['config', 'get', 'workspace'], { env: { ...env, CSSCTL_PROFILE: 'ci' } });
+    expect(envWins.stdout).toBe('ci-ws\n');
+    expect((await w.run(['auth', 'switch', 'nope'], { env })).code).toBe(2);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toMatchObject({
+      default_profile: 'work',
+    });
+  });
+});
+
 describe('errors follow the resolved output format', () => {
   it('a profile saving output: json prints errors as JSON', async () => {
     const { env } = brokenProfile({ base_url: w.url, workspace: 'acme', output: 'json' });

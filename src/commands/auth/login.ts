@@ -15,6 +15,7 @@ export interface LoginOptions {
 
 export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const { io, env } = ctx;
+  ctx.allowNewProfile(); // a login creates the profile it is given
   const settings = await ctx.settings();
 
   const baseUrl =
