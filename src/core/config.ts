@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError, UsageError } from './errors.js';
-import { writeFileAtomic } from './files.js';
+import { assertNotLink, ensureDir, fsErrorText } from './files.js';
 import { withFileLock } from './lock.js';
 import { normalizeBaseUrl } from './url.js';
 
@@ -124,8 +124,10 @@ interface ConfigShape {
 }
 
 /**
- * The profiles in config.json. Reading never creates or changes anything (read-only commands write nothing,
- * cli-contract.md §6); writes go through writeFileAtomic (0600 file, 0700 folder when cssctl creates it).
+ * The profiles in config.json. Reading is this module's own fast reader and never creates or changes anything
+ * (read-only commands write nothing, cli-contract.md §6; no migration on a read); every change goes through
+ * conf (config-writer.ts: schema, atomic write, migrations) under the config lock, with cssctl's own rules
+ * first (0600 file, 0700 folder when cssctl creates it, never through a link).
  * A file that cannot be read is reported only when a value from it is needed, so `logout` still works.
  * Never holds a secret.
  */
@@ -261,9 +263,38 @@ export class ConfigStore {
       this.data = { profiles: {} };
       this.load(); // the latest file: another process may have written since
       if (this.error) throw this.error;
-      const data = edit(this.data);
-      writeFileAtomic(this.path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
-      this.data = data;
+      // conf (schema, atomic write, migrations) is loaded by the commands that write, never by a read. Where
+      // its rules are not the contract's (§6), cssctl's go first: no write through a link (conf follows one),
+      // a folder it creates is 0700 (conf's would be 0755), and errors are one line naming the file.
+      ensureDir(this.dir);
+      assertNotLink(this.path);
+      const writer = await import('./config-writer.js');
+      try {
+        this.data = writer.writeConfig(this.dir, edit) as ConfigShape;
+      } catch (err) {
+        if (!writer.isSchemaViolation(err))
+          throw new CliError(`cannot write ${this.path}: ${fsErrorText(err)}`, { cause: err });
+        const where = secretIn(this.data, writer.SECRET_KEYS) ?? (err as Error).message;
+        throw new CliError(`refusing to write ${this.path}: ${where}, and config.json never holds a secret`, {
+          hint: 'remove it by hand; cssctl keeps tokens in the keychain or credentials.json',
+          cause: err,
+        });
+      }
     });
   }
+}
+
+/** Where a secret sits in config.json as read (for the error when conf's schema refuses it), if anywhere. */
+function secretIn(data: unknown, secretKeys: readonly string[]): string | undefined {
+  const keysOf = (o: unknown) =>
+    o && typeof o === 'object' && !Array.isArray(o) ? secretKeys.filter((k) => Object.hasOwn(o, k)) : [];
+  const top = keysOf(data);
+  if (top.length > 0) return `it holds ${top[0]}`;
+  const profiles = (data as { profiles?: unknown } | null)?.profiles;
+  if (!profiles || typeof profiles !== 'object') return undefined;
+  for (const [name, p] of Object.entries(profiles)) {
+    const found = keysOf(p);
+    if (found.length > 0) return `profile "${name}" holds ${found[0]}`;
+  }
+  return undefined;
 }

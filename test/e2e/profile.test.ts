@@ -207,6 +207,36 @@ describe('profiles: config profiles and auth switch (issue 21)', () => {
   });
 });
 
+describe('config.json written through conf (issue 19)', () => {
+  it('an unversioned file: requests and reads leave it as it is; config set migrates it (dist/config-writer.cjs)', async () => {
+    const dir = join(w.dir, 'unversioned');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    const old = JSON.stringify({ profiles: { default: { base_url: w.url, workspace: 'acme' } } });
+    writeFileSync(file, old);
+    const env = { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' };
+    const token = await w.sandbox.issueAccessToken(w.cred('acme').email, 600);
+    const req = await w.run(['connections', 'list', '--json'], { env: { ...env, CSSCTL_TOKEN: token } });
+    expect(req.code, req.stderr).toBe(0);
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'profiles'],
+      ['auth', 'status'],
+    ])
+      await w.run(args, { env });
+    expect(readFileSync(file, 'utf8')).toBe(old);
+    expect(readdirSync(dir)).toStrictEqual(['config.json']);
+    const set = await w.run(['config', 'set', 'output', 'json'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({
+      profiles: { default: { base_url: w.url, workspace: 'acme', output: 'json' } },
+      __internal__: { migrations: { version: '1.0.0' } },
+    });
+    expect(mode(file)).toBe(0o600);
+    expect(readdirSync(dir).sort()).toStrictEqual(['config.json', 'locks']);
+  });
+});
+
 describe('errors follow the resolved output format', () => {
   it('a profile saving output: json prints errors as JSON', async () => {
     const { env } = brokenProfile({ base_url: w.url, workspace: 'acme', output: 'json' });

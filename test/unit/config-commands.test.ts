@@ -6,6 +6,7 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
+import { CONFIG_FORMAT_VERSION } from '../../src/core/config-writer.js';
 import { Collect } from '../helpers/streams.js';
 
 let tmp: string;
@@ -240,6 +242,7 @@ describe('profiles: config profiles, auth switch, and a --profile that names non
     const r = await run(['--profile', 'ci', 'config', 'set', 'workspace', 'acme']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({
+      __internal__: { migrations: { version: CONFIG_FORMAT_VERSION } },
       profiles: { ci: { workspace: 'acme' } },
     });
     expect((await run(['--profile', 'ci', 'config', 'get', 'workspace'])).stdout).toBe('acme\n');
@@ -257,5 +260,33 @@ describe('profiles: config profiles, auth switch, and a --profile that names non
     const r = await run(['--profile', 'orphan', 'logout']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/removed from file/);
+  });
+});
+
+describe('config.json versions (issue 19): read-only commands never migrate, the next write does', () => {
+  it('an unversioned file is left byte for byte by every reading command, then migrated by config set', async () => {
+    const old = '{"profiles": {"default": {"workspace": "acme", "output": "json"}, "b": {}}}\n';
+    write(old);
+    const mtime = statSync(file).mtimeMs;
+    for (const argv of [
+      ['config', 'list'],
+      ['config', 'get', 'workspace'],
+      ['config', 'path'],
+      ['config', 'profiles'],
+      ['auth', 'status'],
+      ['--profile', 'b', 'config', 'list'],
+      ['logout'],
+    ]) {
+      await run(argv);
+      expect(readFileSync(file, 'utf8'), argv.join(' ')).toBe(old);
+    }
+    expect(statSync(file).mtimeMs).toBe(mtime);
+    expect(readdirSync(dir).sort()).toStrictEqual(['config.json']);
+    const set = await run(['config', 'set', 'email', 'me@example.com']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({
+      __internal__: { migrations: { version: CONFIG_FORMAT_VERSION } },
+      profiles: { default: { workspace: 'acme', output: 'json', email: 'me@example.com' }, b: {} },
+    });
   });
 });

@@ -1,6 +1,8 @@
 import {
   chmodSync,
   existsSync,
+  lstatSync,
+  symlinkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -24,6 +26,10 @@ import {
 } from '../../src/core/config.js';
 import { resolveSettings, type GlobalOptions } from '../../src/core/context.js';
 import { withFileLock } from '../../src/core/lock.js';
+import { CONFIG_FORMAT_VERSION, CONFIG_MIGRATIONS } from '../../src/core/config-writer.js';
+
+/** What conf records in config.json: the version of its format (migrations run from it). */
+const VERSIONED = { __internal__: { migrations: { version: CONFIG_FORMAT_VERSION } } };
 import { CliError, UsageError } from '../../src/core/errors.js';
 import { buildUrl, isLoopbackHost, normalizeBaseUrl } from '../../src/core/url.js';
 import { usageError } from '../helpers/assert.js';
@@ -311,6 +317,7 @@ describe('ConfigStore', () => {
     expect(again.path).toBe(join(dir, 'config.json'));
     const onDisk = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as unknown;
     expect(onDisk).toStrictEqual({
+      ...VERSIONED,
       profiles: {
         default: { base_url: 'https://s.example.com', email: 'me@example.com' },
         work: { workspace: 'other' },
@@ -352,6 +359,7 @@ describe('ConfigStore', () => {
     expect(readdirSync(dir).sort()).toStrictEqual(['config.json', 'locks']);
     expect(readdirSync(join(dir, 'locks'))).toStrictEqual(['config.lock-target']);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toStrictEqual({
+      ...VERSIONED,
       profiles: { default: { workspace: 'w4' } },
     });
   });
@@ -402,6 +410,7 @@ describe('ConfigStore: every change is read-modify-write under the config lock (
     release();
     await Promise.all([other, mine]);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({
+      ...VERSIONED,
       profiles: { p1: { workspace: 'w1' }, p2: { workspace: 'w2' } },
     });
     expect(stale.profileNames()).toStrictEqual(['p1', 'p2']);
@@ -417,6 +426,86 @@ describe('ConfigStore: every change is read-modify-write under the config lock (
     expect(Object.keys(onDisk.profiles).sort()).toStrictEqual(
       Array.from({ length: 12 }, (_, i) => `p${i}`).sort(),
     );
+  });
+});
+
+describe('ConfigStore writes through conf: schema, migrations, and the contract first (issue 19)', () => {
+  const file = () => join(tmp, 'cfg', 'config.json');
+  const put = (data: unknown) => {
+    mkdirSync(join(tmp, 'cfg'), { recursive: true, mode: 0o700 });
+    writeFileSync(file(), typeof data === 'string' ? data : JSON.stringify(data));
+  };
+  const onDisk = () => JSON.parse(readFileSync(file(), 'utf8')) as Record<string, unknown>;
+
+  it.runIf(process.platform !== 'win32')(
+    'a config.json that is a symbolic link is refused (conf would write to its target)',
+    async () => {
+      const target = join(tmp, 'someone-elses.json');
+      writeFileSync(target, '{"profiles":{}}');
+      mkdirSync(join(tmp, 'cfg'), { recursive: true });
+      symlinkSync(target, file());
+      const store = await ConfigStore.open(join(tmp, 'cfg'));
+      await expect(store.update('default', { workspace: 'x' })).rejects.toThrow(/symbolic link/);
+      expect(readFileSync(target, 'utf8')).toBe('{"profiles":{}}');
+      expect(lstatSync(file()).isSymbolicLink()).toBe(true);
+    },
+  );
+
+  it('a secret hand-put in config.json: the schema refuses every write, naming the profile and the key', async () => {
+    const data = { profiles: { ci: { workspace: 'w', access_token: 'eyJ.secret' } } };
+    put(data);
+    const store = await ConfigStore.open(join(tmp, 'cfg'));
+    const err = await store.update('ci', { workspace: 'other' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as Error).message).toBe(
+      `refusing to write ${file()}: profile "ci" holds access_token, and config.json never holds a secret`,
+    );
+    expect((err as Error).message).not.toContain('eyJ');
+    expect(onDisk()).toStrictEqual(data);
+    put({ profiles: {}, password: 'p' });
+    const top = await (await ConfigStore.open(join(tmp, 'cfg'))).update('x', {}).catch((e: unknown) => e);
+    expect((top as Error).message).toMatch(/: it holds password, and config\.json never holds a secret$/);
+  });
+
+  it('an unversioned file is migrated by the next write: the version is added, every other key kept', async () => {
+    put({ profiles: { a: { workspace: 'wa', custom: 1 }, b: 'not an object' }, other: [1, 2] });
+    const store = await ConfigStore.open(join(tmp, 'cfg'));
+    await store.update('c', { workspace: 'wc' });
+    expect(onDisk()).toStrictEqual({
+      ...VERSIONED,
+      profiles: { a: { workspace: 'wa', custom: 1 }, b: 'not an object', c: { workspace: 'wc' } },
+      other: [1, 2],
+    });
+  });
+
+  it('the 1.0.0 migration gives a file without profiles an empty one', async () => {
+    put('{}');
+    await (await ConfigStore.open(join(tmp, 'cfg'))).setDefaultProfile('default');
+    expect(onDisk()).toStrictEqual({ ...VERSIONED, profiles: {}, default_profile: 'default' });
+    const seen: unknown[] = [];
+    const fake = { get: () => undefined, set: (k: string, v: unknown) => seen.push([k, v]) };
+    CONFIG_MIGRATIONS['1.0.0']!(fake as never);
+    expect(seen).toStrictEqual([['profiles', {}]]);
+    const kept = { get: () => ({ x: {} }), set: () => seen.push('written') };
+    CONFIG_MIGRATIONS['1.0.0']!(kept as never);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a file from a later format version is never downgraded by a write', async () => {
+    put({ __internal__: { migrations: { version: '2.0.0' } }, profiles: {} });
+    await (await ConfigStore.open(join(tmp, 'cfg'))).update('a', { workspace: 'w' });
+    expect(onDisk()).toStrictEqual({
+      __internal__: { migrations: { version: '2.0.0' } },
+      profiles: { a: { workspace: 'w' } },
+    });
+  });
+
+  it('conf bookkeeping is not a profile, and a read never writes it', async () => {
+    put({ ...VERSIONED, profiles: { a: {} } });
+    const before = readFileSync(file(), 'utf8');
+    const store = await ConfigStore.open(join(tmp, 'cfg'));
+    expect(store.profileNames()).toStrictEqual(['a']);
+    expect(readFileSync(file(), 'utf8')).toBe(before);
   });
 });
 
