@@ -26,7 +26,13 @@ import {
 } from '../../src/core/config.js';
 import { resolveSettings, type GlobalOptions } from '../../src/core/context.js';
 import { withFileLock } from '../../src/core/lock.js';
-import { CONFIG_FORMAT_VERSION, CONFIG_MIGRATIONS } from '../../src/core/config-writer.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import {
+  CONFIG_FORMAT_VERSION,
+  CONFIG_MIGRATIONS,
+  CONFIG_SCHEMA,
+  noSecret,
+} from '../../src/core/config-writer.js';
 
 /** What conf records in config.json: the version of its format (migrations run from it). */
 const VERSIONED = { __internal__: { migrations: { version: CONFIG_FORMAT_VERSION } } };
@@ -476,6 +482,18 @@ describe('ConfigStore writes through conf: schema, migrations, and the contract 
       profiles: { a: { workspace: 'wa', custom: 1 }, b: 'not an object', c: { workspace: 'wc' } },
       other: [1, 2],
     });
+  });
+
+  it('the schema is valid JSON Schema 2020-12 (conf is told not to check it at run time)', () => {
+    // conf's ajv settings, with the warnings it would log (strictTypes) made errors.
+    const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strictTypes: true });
+    expect(ajv.validateSchema({ type: 'object', properties: CONFIG_SCHEMA, ...noSecret })).toBe(true);
+    const validate = ajv.compile({ type: 'object', properties: CONFIG_SCHEMA, ...noSecret });
+    expect(validate({ profiles: { a: { workspace: 'w', output: 42 } }, default_profile: 7 })).toBe(true);
+    expect(validate({ profiles: { a: { refresh_token: 'r' } } })).toBe(false);
+    expect(validate({ profiles: { a: 'not an object' } })).toBe(true);
+    expect(validate({ profiles: [] })).toBe(false);
+    expect(validate({ profiles: {}, token: 't' })).toBe(false);
   });
 
   it('the 1.0.0 migration gives a file without profiles an empty one', async () => {
