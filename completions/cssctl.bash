@@ -5,9 +5,10 @@ __cssctl_spec() {
     'cssctl') subs='login logout auth connections scans findings webhooks api config completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl login') subs='' flags='--email --password-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--email --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl logout') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl auth') subs='status token refresh' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl auth') subs='status token switch refresh' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl auth status') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl auth token') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl auth switch') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl auth refresh') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl connections') subs='list create' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl connections list') subs='' flags='--limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
@@ -28,11 +29,12 @@ __cssctl_spec() {
     'cssctl webhooks replay') subs='' flags='--to --resign --secret-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--to --secret-file --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks trigger') subs='' flags='--url --secret-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--url --secret-file --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl api') subs='' flags='--method -X --field -f --input --paginate --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--method -X --field -f --input --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl config') subs='list get set unset path' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl config') subs='list get set unset profiles path' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl config list') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl config get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl config set') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl config unset') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl config profiles') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl config path') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl completion') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     *) subs='' flags='' vflags='' ;;
@@ -54,6 +56,7 @@ __cssctl_canon() {
     'cssctl|completion') canon='completion' ;;
     'cssctl auth|status') canon='status' ;;
     'cssctl auth|token') canon='token' ;;
+    'cssctl auth|switch') canon='switch' ;;
     'cssctl auth|refresh') canon='refresh' ;;
     'cssctl connections|list') canon='list' ;;
     'cssctl connections|create') canon='create' ;;
@@ -73,6 +76,7 @@ __cssctl_canon() {
     'cssctl config|get') canon='get' ;;
     'cssctl config|set') canon='set' ;;
     'cssctl config|unset') canon='unset' ;;
+    'cssctl config|profiles') canon='profiles' ;;
     'cssctl config|path') canon='path' ;;
   esac
 }
@@ -92,6 +96,9 @@ __cssctl_values() {
     'cssctl auth status|--output'|'cssctl auth status|-o') vals='table json ndjson csv' ;;
     'cssctl auth token|--profile') dyn=profiles ;;
     'cssctl auth token|--output'|'cssctl auth token|-o') vals='table json ndjson csv' ;;
+    'cssctl auth switch|--profile') dyn=profiles ;;
+    'cssctl auth switch|--output'|'cssctl auth switch|-o') vals='table json ndjson csv' ;;
+    'cssctl auth switch#0') dyn=profiles ;;
     'cssctl auth refresh|--profile') dyn=profiles ;;
     'cssctl auth refresh|--output'|'cssctl auth refresh|-o') vals='table json ndjson csv' ;;
     'cssctl connections|--profile') dyn=profiles ;;
@@ -154,6 +161,8 @@ __cssctl_values() {
     'cssctl config unset|--profile') dyn=profiles ;;
     'cssctl config unset|--output'|'cssctl config unset|-o') vals='table json ndjson csv' ;;
     'cssctl config unset#0') vals='base_url workspace email output' ;;
+    'cssctl config profiles|--profile') dyn=profiles ;;
+    'cssctl config profiles|--output'|'cssctl config profiles|-o') vals='table json ndjson csv' ;;
     'cssctl config path|--profile') dyn=profiles ;;
     'cssctl config path|--output'|'cssctl config path|-o') vals='table json ndjson csv' ;;
     'cssctl completion|--profile') dyn=profiles ;;

@@ -175,6 +175,12 @@ async function startup() {
       ['  load the CLI (commander, chalk, tree)', ['--input-type=module', '-e', cliOnly(true)]],
       ['  the same without the code cache', ['--input-type=module', '-e', cliOnly(false)]],
       ['  cssctl config path (+ config reader)', [bin, 'config', 'path']],
+      // conf is loaded only by the commands that change config.json (src/core/config-writer.ts, bundled apart).
+      ['  cssctl config set (+ lock, conf, write)', [bin, 'config', 'set', 'workspace', 'acme']],
+      [
+        '  node loading conf alone',
+        ['-e', `require(${JSON.stringify(join(root, 'dist/config-writer.cjs'))})`],
+      ],
       ["  bare GET, cssctl's undici parts", [bareRequest, 'core', `${url}/api/v1/connections`], req],
       ['  bare GET, whole undici', [bareRequest, 'full', `${url}/api/v1/connections`], req],
       ['  bare GET, node:http', [bareRequest, 'http', `${url}/api/v1/connections`], req],
@@ -360,6 +366,8 @@ async function reportStartup() {
   const core = ratio("  bare GET, cssctl's undici parts");
   const http = ratio('  bare GET, node:http');
   const list = ratio('cssctl connections list --json');
+  const confSet = ratio('  cssctl config set (+ lock, conf, write)');
+  const confAlone = ratio('  node loading conf alone');
   const plus = (x) => `+${Math.max(0, x).toFixed(2)}×`;
   console.log(
     `  Where a request command's time goes: node itself 1.00×; loading the CLI ${plus(cli - 1)} (compiled` +
@@ -367,6 +375,12 @@ async function reportStartup() {
       ` ${plus(conf - cli)}; the rest (credentials, session, one GET through undici, output) ${plus(list - conf)}.` +
       ` For scale: one GET with only the undici parts cssctl loads, compiled without a cache, is` +
       ` ${core.toFixed(2)}×; with node:http, ${http.toFixed(2)}×.`,
+  );
+  console.log(
+    `  Settings through conf: a command that writes config.json (config set) is ${plus(confSet - conf)} over` +
+      ` config path (the lock, loading conf and ajv, compiling the schema, the atomic write); loading conf alone` +
+      ` is ${plus(confAlone - 1)} over node itself. Request commands only read settings, with cssctl's own reader` +
+      ` (${plus(conf - cli)}): reading them through conf would add at least the load.`,
   );
 }
 

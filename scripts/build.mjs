@@ -156,6 +156,22 @@ const lazyBuiltins = {
   },
 };
 
+/**
+ * conf (config.json's schema, atomic writes and migrations) with ajv: a file of their own, dist/config-writer.cjs,
+ * required only by the commands that change config.json (src/core/config-writer.ts). In the CLI's bundle they
+ * would grow it by a third and, compiled by the login the code cache is trained on, grow the cache every
+ * command reads (docs/config.md).
+ */
+const configWriterApart = {
+  name: 'config-writer-apart',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]config-writer\.js$/ }, () => ({
+      path: './config-writer.cjs',
+      external: true,
+    }));
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const common = {
   bundle: true,
@@ -183,7 +199,7 @@ await build({
   entryPoints: { cli: 'src/cli.ts' },
   outExtension: { '.js': '.cjs' },
   // undiciParts first: its node:http2 stand-in wins over the lazy built-in.
-  plugins: [undiciParts, lazyBuiltins],
+  plugins: [configWriterApart, undiciParts, lazyBuiltins],
   // An import() of a bundled module is a lazy initialiser; of an external one (the whole undici, for a proxy),
   // a require(): a script compiled by node:vm has no loader for import().
   supported: { 'dynamic-import': false },
@@ -226,6 +242,16 @@ await build({
   minify: true,
 });
 await build({ ...common, entryPoints: { sandbox: 'test/sandbox/main.ts' }, outdir: 'dist' });
+await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: { 'config-writer': 'src/core/config-writer.ts' },
+  outExtension: { '.js': '.cjs' },
+  plugins: [lazyBuiltins],
+  banner: {},
+  outdir: 'dist',
+  minify: true,
+});
 // keytar in a child process cssctl can kill (src/core/keychain.ts).
 await build({
   ...common,

@@ -31,4 +31,5 @@ export const LIST_FLAGS: ReadonlySet<string> = new Set(['--severity', '--events'
 export const VALUES_BY_ARGUMENT: Readonly<Record<string, CompletionValues>> = {
   event: EVENT_TYPES,
   key: CONFIG_KEYS,
+  profile: { dynamic: 'profiles' },
 };

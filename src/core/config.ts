@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError, UsageError } from './errors.js';
-import { writeFileAtomic } from './files.js';
+import { assertNotLink, ensureDir, fsErrorText } from './files.js';
+import { withFileLock } from './lock.js';
 import { normalizeBaseUrl } from './url.js';
 
 export const CONFIG_KEYS = ['base_url', 'workspace', 'email', 'output'] as const;
@@ -117,12 +118,16 @@ function describeJson(v: unknown): string {
 
 interface ConfigShape {
   profiles: Record<string, unknown>;
+  /** The profile used when neither --profile nor CSSCTL_PROFILE names one (`cssctl auth switch`). */
+  default_profile?: unknown;
   [other: string]: unknown;
 }
 
 /**
- * The profiles in config.json. Reading never creates or changes anything (read-only commands write nothing,
- * cli-contract.md §6); writes go through writeFileAtomic (0600 file, 0700 folder when cssctl creates it).
+ * The profiles in config.json. Reading is this module's own fast reader and never creates or changes anything
+ * (read-only commands write nothing, cli-contract.md §6; no migration on a read); every change goes through
+ * conf (config-writer.ts: schema, atomic write, migrations) under the config lock, with cssctl's own rules
+ * first (0600 file, 0700 folder when cssctl creates it, never through a link).
  * A file that cannot be read is reported only when a value from it is needed, so `logout` still works.
  * Never holds a secret.
  */
@@ -179,6 +184,14 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * Why config.json itself cannot be used (unreadable, not JSON, not an object), or undefined. Every command
+   * that reads settings fails with it (exit 1, one line naming the file); `config path` and `logout` do not.
+   */
+  get fileError(): CliError | undefined {
+    return this.error;
+  }
+
   /** The profile as stored (values unchecked); throws when config.json itself cannot be read. */
   profile(name: string): RawProfile {
     if (this.error) throw this.error;
@@ -197,24 +210,91 @@ export class ConfigStore {
     return Object.keys(this.data.profiles);
   }
 
+  hasProfile(name: string): boolean {
+    return this.profileNames().includes(name);
+  }
+
+  /**
+   * `default_profile`, checked: undefined when unset (or when the file cannot be read: the commands that
+   * work whatever config.json holds then use `default`); a hand-edited value that is not a profile name is
+   * a UsageError naming config.json and the key.
+   */
+  defaultProfile(): string | undefined {
+    if (this.error) return undefined;
+    const raw = this.data.default_profile;
+    if (raw === undefined || raw === null || raw === '') return undefined;
+    if (typeof raw === 'string' && PROFILE_NAME.test(raw)) return raw;
+    throw new UsageError(
+      `${this.path}: invalid default_profile: expected a profile name, found ${describeJson(raw)}`,
+      { hint: 'fix it with cssctl auth switch <profile>' },
+    );
+  }
+
+  /** Makes `name` the default profile (`cssctl auth switch`), under the config lock. */
+  async setDefaultProfile(name: string): Promise<void> {
+    await this.change((data) => ({ ...data, default_profile: name }));
+  }
+
   /**
    * Sets (string) or removes (undefined) keys of one profile in a single atomic write. Other keys, even
    * invalid ones, are kept as they are, so `config set` can fix one value without touching the rest.
    */
-  update(name: string, changes: Profile): void {
-    this.error = undefined;
-    this.data = { profiles: {} };
-    this.load(); // the latest file: another process may have written since
-    if (this.error) throw this.error;
-    const old = this.data.profiles[name];
-    const next: Record<string, unknown> =
-      old && typeof old === 'object' && !Array.isArray(old) ? { ...(old as object) } : {};
-    for (const [k, v] of Object.entries(changes) as [ConfigKey, string | undefined][]) {
-      if (v === undefined) delete next[k];
-      else next[k] = v;
-    }
-    const data: ConfigShape = { ...this.data, profiles: { ...this.data.profiles, [name]: next } };
-    writeFileAtomic(this.path, `${JSON.stringify(data, null, '\t')}\n`, 0o600);
-    this.data = data;
+  async update(name: string, changes: Profile): Promise<void> {
+    await this.change((data) => {
+      const old = data.profiles[name];
+      const next: Record<string, unknown> =
+        old && typeof old === 'object' && !Array.isArray(old) ? { ...(old as object) } : {};
+      for (const [k, v] of Object.entries(changes) as [ConfigKey, string | undefined][]) {
+        if (v === undefined) delete next[k];
+        else next[k] = v;
+      }
+      return { ...data, profiles: { ...data.profiles, [name]: next } };
+    });
   }
+
+  /**
+   * Every change of config.json: read-modify-write under the config lock (the one mechanism of the refresh
+   * lock, src/core/lock.ts), re-reading the file once the lock is held, so concurrent `cssctl` processes
+   * (`config set` in parallel jobs, a login beside them) never lose each other's profiles (issue 20 #6).
+   */
+  private async change(edit: (data: ConfigShape) => ConfigShape): Promise<void> {
+    await withFileLock(this.dir, 'config', async () => {
+      this.error = undefined;
+      this.data = { profiles: {} };
+      this.load(); // the latest file: another process may have written since
+      if (this.error) throw this.error;
+      // conf (schema, atomic write, migrations) is loaded by the commands that write, never by a read. Where
+      // its rules are not the contract's (§6), cssctl's go first: no write through a link (conf follows one),
+      // a folder it creates is 0700 (conf's would be 0755), and errors are one line naming the file.
+      ensureDir(this.dir);
+      assertNotLink(this.path);
+      const writer = await import('./config-writer.js');
+      try {
+        this.data = writer.writeConfig(this.dir, edit) as ConfigShape;
+      } catch (err) {
+        if (!writer.isSchemaViolation(err))
+          throw new CliError(`cannot write ${this.path}: ${fsErrorText(err)}`, { cause: err });
+        const where = secretIn(this.data, writer.SECRET_KEYS) ?? (err as Error).message;
+        throw new CliError(`refusing to write ${this.path}: ${where}, and config.json never holds a secret`, {
+          hint: 'remove it by hand; cssctl keeps tokens in the keychain or credentials.json',
+          cause: err,
+        });
+      }
+    });
+  }
+}
+
+/** Where a secret sits in config.json as read (for the error when conf's schema refuses it), if anywhere. */
+function secretIn(data: unknown, secretKeys: readonly string[]): string | undefined {
+  const keysOf = (o: unknown) =>
+    o && typeof o === 'object' && !Array.isArray(o) ? secretKeys.filter((k) => Object.hasOwn(o, k)) : [];
+  const top = keysOf(data);
+  if (top.length > 0) return `it holds ${top[0]}`;
+  const profiles = (data as { profiles?: unknown } | null)?.profiles;
+  if (!profiles || typeof profiles !== 'object') return undefined;
+  for (const [name, p] of Object.entries(profiles)) {
+    const found = keysOf(p);
+    if (found.length > 0) return `profile "${name}" holds ${found[0]}`;
+  }
+  return undefined;
 }

@@ -42,6 +42,8 @@ export interface GlobalOptions {
 }
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'unset';
+/** Where the active profile's name came from: --profile, CSSCTL_PROFILE, default_profile, or the built-in. */
+export type ProfileSource = 'flag' | 'env' | 'config' | 'default';
 
 export interface Settings {
   profile: string;
@@ -217,8 +219,12 @@ export class Context {
   readonly signal: AbortSignal;
   readonly clock: Clock;
   readonly argv: readonly string[];
-  readonly profileName: string;
   readonly configDir: string;
+  /** --profile or CSSCTL_PROFILE, checked; undefined when neither names a profile. */
+  private readonly namedProfile?: { name: string; source: 'flag' | 'env' };
+  private chosenProfile?: { name: string; source: ProfileSource };
+  /** Set by the commands that create the profile they are given (`login`, `config set`). */
+  private mayCreateProfile = false;
   private configStore?: ConfigStore;
   private settingsValue?: Settings;
   private credentialsInstance?: Credentials;
@@ -234,8 +240,58 @@ export class Context {
     this.signal = init.signal;
     this.clock = init.clock ?? systemClock;
     this.argv = init.argv ?? [];
-    this.profileName = validateProfileName(init.globals.profile ?? (init.env.CSSCTL_PROFILE || 'default'));
+    // A name that cannot be a profile is exit 2 for every command, before config.json is read.
+    if (init.globals.profile !== undefined)
+      this.namedProfile = { name: validateProfileName(init.globals.profile), source: 'flag' };
+    else if (init.env.CSSCTL_PROFILE)
+      this.namedProfile = { name: validateProfileName(init.env.CSSCTL_PROFILE), source: 'env' };
     this.configDir = configDir(init.env);
+  }
+
+  /** The active profile: --profile, else CSSCTL_PROFILE, else `default_profile` in config.json, else `default`. */
+  get profileName(): string {
+    return this.activeProfile().name;
+  }
+
+  activeProfile(): { name: string; source: ProfileSource } {
+    if (!this.chosenProfile) {
+      if (this.namedProfile) this.chosenProfile = this.namedProfile;
+      else {
+        const saved = this.configSync().defaultProfile();
+        this.chosenProfile = saved
+          ? { name: saved, source: 'config' }
+          : { name: 'default', source: 'default' };
+      }
+    }
+    return this.chosenProfile;
+  }
+
+  /** For `login` and `config set`, which create the profile they are given when config.json has none. */
+  allowNewProfile(): void {
+    this.mayCreateProfile = true;
+  }
+
+  /**
+   * A profile named by --profile, CSSCTL_PROFILE or default_profile must be one of config.json (exit 2 naming
+   * it), except for the commands that create it. `default` always exists: it is the built-in choice.
+   */
+  requireProfile(): void {
+    const { name, source } = this.activeProfile();
+    if (this.mayCreateProfile || name === 'default') return;
+    const store = this.configSync();
+    if (store.hasProfile(name)) return;
+    const from =
+      source === 'flag'
+        ? '--profile'
+        : source === 'env'
+          ? 'CSSCTL_PROFILE'
+          : `default_profile in ${store.path}`;
+    throw new UsageError(`no profile named "${name}" (${from})`, {
+      hint:
+        source === 'config'
+          ? 'cssctl config profiles lists the profiles; choose one with cssctl auth switch <profile>'
+          : `cssctl config profiles lists the profiles; cssctl login --profile ${name} creates it`,
+    });
   }
 
   /** config.json, read once (reading creates nothing). */
@@ -248,10 +304,16 @@ export class Context {
     return new Promise((resolve) => resolve(this.configSync()));
   }
 
-  /** The settings (each profile value checked only when read); cheap enough to call from main(). */
+  /**
+   * The settings (each profile value checked only when read); cheap enough to call from main(). A config.json
+   * that cannot be read at all is the command's error (exit 1, naming the file), never a table of empty
+   * values (cli-contract.md §2, config).
+   */
   settingsSync(): Settings {
     if (!this.settingsValue) {
       const store = this.configSync();
+      if (store.fileError) throw store.fileError;
+      this.requireProfile();
       let profile: RawProfile = {};
       let profileError: CliError | undefined;
       try {
@@ -270,6 +332,31 @@ export class Context {
 
   settings(): Promise<Settings> {
     return new Promise((resolve) => resolve(this.settingsSync()));
+  }
+
+  /**
+   * The output format for the commands that work whatever config.json holds (`logout`, `config profiles`):
+   * flags and environment as usual, `fallback` when the file or the profile's saved `output` cannot be used;
+   * the profile need not exist.
+   */
+  outputLenient(fallback: OutputFormat): OutputFormat {
+    const store = this.configSync();
+    let profile: RawProfile = {};
+    let name = 'default';
+    let profileError = store.fileError;
+    if (!profileError) {
+      try {
+        name = this.profileName; // an invalid default_profile: no profile, so no saved output
+        profile = store.profile(name);
+      } catch (err) {
+        if (!(err instanceof CliError)) throw err;
+        profileError = err;
+      }
+    }
+    return resolveSettings(this.globals, this.env, profile, name, {
+      file: store.path,
+      profileError,
+    }).outputOr(fallback);
   }
 
   /** The valid base_url saved in the profile, whatever flag or env says; undefined when none. */
@@ -306,6 +393,7 @@ export class Context {
   }
 
   session(): Promise<Session> {
+    if (!this.sessionPromise) this.requireProfile();
     this.sessionPromise ??= Promise.resolve(
       new Session({
         profile: this.profileName,

@@ -27,7 +27,8 @@ import { CliError } from './errors.js';
 /** Test seam: replaced in unit tests to simulate a full disk or an I/O error. */
 export const fsOps = { writeSync, fsyncSync, renameSync };
 
-function why(err: unknown): string {
+/** A file-system error as the few words a user reads after the file's name. */
+export function fsErrorText(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   if (e?.code === 'ENOSPC') return 'no space left on the device';
   if (e?.code === 'EDQUOT') return 'disk quota exceeded';
@@ -48,7 +49,7 @@ export function ensureDir(dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new CliError(`cannot create the folder ${dir}: ${why(err)}`, { cause: err });
+    throw new CliError(`cannot create the folder ${dir}: ${fsErrorText(err)}`, { cause: err });
   }
   return true;
 }
@@ -108,6 +109,6 @@ export function writeFileAtomic(path: string, data: string, mode = 0o600): void 
     } catch {
       // never created, or already gone
     }
-    throw new CliError(`cannot write ${path}: ${why(err)}`, { cause: err });
+    throw new CliError(`cannot write ${path}: ${fsErrorText(err)}`, { cause: err });
   }
 }

@@ -243,7 +243,6 @@ describe('CSSCTL_CREDENTIAL_STORE and CSSCTL_TOKEN', () => {
       CSSCTL_TOKEN: token,
       CSSCTL_BASE_URL: w.url,
       CSSCTL_WORKSPACE: 'acme',
-      CSSCTL_PROFILE: 'envonly',
     };
     const st = JSON.parse((await w.run(['auth', 'status', '--json'], { env })).stdout);
     expect(st.token_source).toBe('env');

@@ -163,6 +163,7 @@ const cases = (): Case[] => [
     cur: 'st',
     expected: ['staging'],
   },
+  { name: 'auth switch <TAB>', words: ['auth', 'switch'], cur: '', expected: PROFILES },
   { name: 'webhooks trigger --u<TAB>', words: ['webhooks', 'trigger'], cur: '--u', expected: ['--url'] },
   {
     name: 'config get <TAB>',

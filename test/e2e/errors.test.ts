@@ -323,10 +323,11 @@ describe('bad input never hangs and never prints a stack trace', () => {
       expect(line).toContain(file);
       expect(readFileSync(file, 'utf8')).toBe(garbage);
     }
-    // config list and logout still work (the file cannot be read, so list warns naming it).
+    // config list is the same one error (issue 21); config path and logout still work.
     const list = await w.run(['config', 'list'], { env });
-    expect(list.code).toBe(0);
-    expect(list.stderr).toContain(file);
+    expect(list.code).toBe(1);
+    expect(errorLine(list)).toContain(file);
+    expect((await w.run(['config', 'path'], { env })).code).toBe(0);
     expect((await w.run(['logout'], { env })).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(garbage);
     expect(w.sandbox.requests).toHaveLength(0);

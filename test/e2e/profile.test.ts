@@ -116,6 +116,127 @@ describe('one bad hand-edited value breaks only the commands that use it', () =>
   });
 });
 
+describe('concurrent changes of config.json (issue 20 #6)', () => {
+  it('12 concurrent `--profile pN config set workspace wN` leave all 12 profiles', async () => {
+    const dir = join(w.dir, 'concurrent');
+    const env = { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' };
+    const ids = Array.from({ length: 12 }, (_, i) => i + 1);
+    const runs = await Promise.all(
+      ids.map((i) =>
+        w.run(['--profile', `p${i}`, 'config', 'set', 'workspace', `w${i}`], { env, timeoutMs: 60_000 }),
+      ),
+    );
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const onDisk = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+      profiles: Record<string, { workspace?: string }>;
+    };
+    for (const i of ids) expect(onDisk.profiles[`p${i}`]?.workspace, `p${i}`).toBe(`w${i}`);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('a config.json that is not JSON (issue 21)', () => {
+  it('config list, config get, auth status: one line naming it, exit 1; config path and logout work', async () => {
+    const dir = join(w.dir, 'not-json');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles": {,\n');
+    const env = { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' };
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'get', 'workspace'],
+      ['auth', 'status'],
+    ]) {
+      const r = await w.run(args, { env });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(errorLine(r)).toContain(`cannot read ${file}: not valid JSON`);
+    }
+    const path = await w.run(['config', 'path'], { env });
+    expect([path.code, path.stdout]).toStrictEqual([0, `${file}\n`]);
+    const out = await w.run(['logout'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe('{"profiles": {,\n');
+  });
+});
+
+describe('profiles: config profiles and auth switch (issue 21)', () => {
+  it('login creates a profile; config profiles lists it with its token store; auth switch makes it the default', async () => {
+    const dir = join(w.dir, 'profiles');
+    const env = { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' };
+    // A --profile naming no profile: exit 2 naming it, nothing written.
+    const typo = await w.run(['--profile', 'work', 'connections', 'list'], { env });
+    expect(typo.code).toBe(2);
+    expect(errorLine(typo)).toContain('no profile named "work" (--profile)');
+    expect(existsSync(dir)).toBe(false);
+    // login creates it; config set creates another.
+    await w.login('acme', 'owner', ['--profile', 'work'], { env });
+    expect((await w.run(['--profile', 'ci', 'config', 'set', 'workspace', 'ci-ws'], { env })).code).toBe(0);
+    const list = await w.run(['config', 'profiles', '--json'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toStrictEqual([
+      {
+        name: 'work',
+        active: false,
+        base_url: w.url,
+        workspace: 'acme',
+        email: w.cred().email,
+        token_store: 'file',
+      },
+      { name: 'ci', active: false, base_url: null, workspace: 'ci-ws', email: null, token_store: 'none' },
+    ]);
+    expect(list.stdout).not.toMatch(/eyJ/); // no JWT
+    // Without a default, requests use `default`, which has no session.
+    expect((await w.run(['connections', 'list'], { env })).code).toBe(2); // no service address
+    const sw = await w.run(['auth', 'switch', 'work'], { env });
+    expect(sw.code, sw.stderr).toBe(0);
+    const conn = await w.run(['connections', 'list', '--json'], { env });
+    expect(conn.code, conn.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(conn.stdout))).toBe(true);
+    const table = await w.run(['config', 'profiles'], { env });
+    expect(table.stdout).toMatch(/^\*\s+work\s/m);
+    // --profile and CSSCTL_PROFILE still win over default_profile.
+    expect((await w.run(['--profile', 'ci', 'config', 'get', 'workspace'], { env })).stdout).toBe('ci-ws\n');
+    const envWins = await w.run(['config', 'get', 'workspace'], { env: { ...env, CSSCTL_PROFILE: 'ci' } });
+    expect(envWins.stdout).toBe('ci-ws\n');
+    expect((await w.run(['auth', 'switch', 'nope'], { env })).code).toBe(2);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toMatchObject({
+      default_profile: 'work',
+    });
+  });
+});
+
+describe('config.json written through conf (issue 19)', () => {
+  it('an unversioned file: requests and reads leave it as it is; config set migrates it (dist/config-writer.cjs)', async () => {
+    const dir = join(w.dir, 'unversioned');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    const old = JSON.stringify({ profiles: { default: { base_url: w.url, workspace: 'acme' } } });
+    writeFileSync(file, old);
+    const env = { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' };
+    const token = await w.sandbox.issueAccessToken(w.cred('acme').email, 600);
+    const req = await w.run(['connections', 'list', '--json'], { env: { ...env, CSSCTL_TOKEN: token } });
+    expect(req.code, req.stderr).toBe(0);
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'profiles'],
+      ['auth', 'status'],
+    ])
+      await w.run(args, { env });
+    expect(readFileSync(file, 'utf8')).toBe(old);
+    expect(readdirSync(dir)).toStrictEqual(['config.json']);
+    const set = await w.run(['config', 'set', 'output', 'json'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({
+      profiles: { default: { base_url: w.url, workspace: 'acme', output: 'json' } },
+      __internal__: { migrations: { version: '1.0.0' } },
+    });
+    expect(mode(file)).toBe(0o600);
+    expect(readdirSync(dir).sort()).toStrictEqual(['config.json', 'locks']);
+  });
+});
+
 describe('errors follow the resolved output format', () => {
   it('a profile saving output: json prints errors as JSON', async () => {
     const { env } = brokenProfile({ base_url: w.url, workspace: 'acme', output: 'json' });

@@ -411,3 +411,37 @@ describe('disk full during a refresh (issue 9 #3)', () => {
     expect(readdirSync(w.configDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
+
+describe('disk full during config set (conf writes config.json)', () => {
+  let w: World;
+  let mounted = false;
+  beforeAll(async () => {
+    w = await World.start();
+    mounted = process.platform === 'linux' && smallTmpfs(w.configDir);
+  });
+  afterAll(async () => {
+    if (mounted) execFileSync('umount', [w.configDir]);
+    await w.close();
+  });
+
+  it('one line naming config.json, exit 1, the old file intact, no temporary file', async (t) => {
+    if (!mounted) return t.skip();
+    expect((await w.run(['config', 'set', 'workspace', 'acme'])).code).toBe(0);
+    const file = join(w.configDir, 'config.json');
+    const before = readFileSync(file, 'utf8');
+    try {
+      writeFileSync(join(w.configDir, 'filler'), Buffer.alloc(128 * 1024));
+    } catch {
+      // ENOSPC: full, as wanted
+    }
+    const res = await w.run(['config', 'set', 'email', `${'x'.repeat(60_000)}@example.com`]);
+    expect(res.code).toBe(1);
+    const line = res.stderr.trim();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toMatch(
+      new RegExp(`^error: cannot write ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no space left`),
+    );
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(readdirSync(w.configDir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+});

@@ -42,7 +42,9 @@ describeTmux('cssctl at a terminal', () => {
     const status = await w.run(['auth', 'status', '--profile', profile], {
       env: { DBUS_SESSION_BUS_ADDRESS: dbus },
     });
-    expect(status.code, status.stderr).toBe(3);
+    // Not in config.json: a --profile naming no profile is exit 2 naming it (cli-contract.md §2).
+    expect(status.code, status.stderr).toBe(2);
+    expect(status.stderr).toContain(`no profile named "${profile}"`);
     for (const file of ['config.json', 'credentials.json']) {
       const path = join(w.configDir, file);
       if (existsSync(path))

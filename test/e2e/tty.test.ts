@@ -88,8 +88,9 @@ run('interactive login on a terminal', () => {
     tmux('send-keys', '-t', s, 'C-c');
     const done = await waitFor(s, /EXIT=\d+/);
     expect(done).toMatch(/EXIT=130/);
+    // Nothing stored, not even the profile: a --profile naming no profile is exit 2.
     const status = await w.run(['auth', 'status', '--profile', 'ctrlc']);
-    expect(status.code).toBe(3);
+    expect(status.code).toBe(2);
   });
 
   it('--password-stdin on a terminal says it is waiting and does not echo the password', async () => {

@@ -33,6 +33,7 @@ function tree(): Command {
     .command('replay')
     .addArgument(completeWith(new Argument('<profile>'), { dynamic: 'profiles' }))
     .addArgument(new Argument('[kinds...]').choices(['a', 'b']));
+  program.command('auth').command('switch').argument('<profile>');
   program.command('secret', { hidden: true });
   program.command('gone').addOption(new Option('--internal <x>').hideHelp());
   return program;
@@ -48,7 +49,7 @@ const flag = (c: CommandSpec, long: string) => c.flags.find((f) => f.long === lo
 
 describe('the completion model', () => {
   it('lists commands and aliases, not hidden ones', () => {
-    expect(model.commands.map((c) => c.name)).toEqual(['findings', 'webhooks', 'gone']);
+    expect(model.commands.map((c) => c.name)).toEqual(['findings', 'webhooks', 'auth', 'gone']);
     expect(at('findings').aliases).toEqual(['f']);
   });
 
@@ -86,6 +87,9 @@ describe('the completion model', () => {
 
   it('completes arguments by name, by completeWith() and by choices(), variadic ones included', () => {
     expect(at('webhooks', 'trigger').args).toEqual([{ name: 'event', variadic: false, values: EVENT_TYPES }]);
+    expect(at('auth', 'switch').args).toEqual([
+      { name: 'profile', variadic: false, values: { dynamic: 'profiles' } },
+    ]);
     expect(at('webhooks', 'replay').args).toEqual([
       { name: 'profile', variadic: false, values: { dynamic: 'profiles' } },
       { name: 'kinds', variadic: true, values: ['a', 'b'] },

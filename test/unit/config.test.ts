@@ -1,6 +1,8 @@
 import {
   chmodSync,
   existsSync,
+  lstatSync,
+  symlinkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -23,6 +25,17 @@ import {
   validateWorkspace,
 } from '../../src/core/config.js';
 import { resolveSettings, type GlobalOptions } from '../../src/core/context.js';
+import { withFileLock } from '../../src/core/lock.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import {
+  CONFIG_FORMAT_VERSION,
+  CONFIG_MIGRATIONS,
+  CONFIG_SCHEMA,
+  noSecret,
+} from '../../src/core/config-writer.js';
+
+/** What conf records in config.json: the version of its format (migrations run from it). */
+const VERSIONED = { __internal__: { migrations: { version: CONFIG_FORMAT_VERSION } } };
 import { CliError, UsageError } from '../../src/core/errors.js';
 import { buildUrl, isLoopbackHost, normalizeBaseUrl } from '../../src/core/url.js';
 import { usageError } from '../helpers/assert.js';
@@ -296,9 +309,9 @@ describe('ConfigStore', () => {
     const dir = join(tmp, 'cfg');
     const store = await ConfigStore.open(dir);
     expect(store.profile('default')).toStrictEqual({});
-    store.update('default', { base_url: 'https://s.example.com', workspace: 'acme' });
-    store.update('work', { workspace: 'other' });
-    store.update('default', { email: 'me@example.com', workspace: undefined });
+    await store.update('default', { base_url: 'https://s.example.com', workspace: 'acme' });
+    await store.update('work', { workspace: 'other' });
+    await store.update('default', { email: 'me@example.com', workspace: undefined });
 
     const again = await ConfigStore.open(dir);
     expect(again.profile('default')).toStrictEqual({
@@ -310,6 +323,7 @@ describe('ConfigStore', () => {
     expect(again.path).toBe(join(dir, 'config.json'));
     const onDisk = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as unknown;
     expect(onDisk).toStrictEqual({
+      ...VERSIONED,
       profiles: {
         default: { base_url: 'https://s.example.com', email: 'me@example.com' },
         work: { workspace: 'other' },
@@ -319,7 +333,7 @@ describe('ConfigStore', () => {
 
   it('profile() returns a copy', async () => {
     const store = await ConfigStore.open(join(tmp, 'cfg'));
-    store.update('default', { workspace: 'acme' });
+    await store.update('default', { workspace: 'acme' });
     const p = store.profile('default');
     p.workspace = 'changed';
     expect(store.profile('default').workspace).toBe('acme');
@@ -332,14 +346,14 @@ describe('ConfigStore', () => {
       const store = await ConfigStore.open(dir);
       expect(store.profile('default')).toStrictEqual({});
       expect(existsSync(join(tmp, 'new'))).toBe(false);
-      store.update('default', { workspace: 'acme' });
+      await store.update('default', { workspace: 'acme' });
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
 
       const loose = join(tmp, 'loose');
       mkdirSync(loose, { mode: 0o755 });
       chmodSync(loose, 0o755);
-      (await ConfigStore.open(loose)).update('default', { workspace: 'acme' });
+      await (await ConfigStore.open(loose)).update('default', { workspace: 'acme' });
       expect(statSync(loose).mode & 0o777).toBe(0o755);
     },
   );
@@ -347,9 +361,11 @@ describe('ConfigStore', () => {
   it('leaves no temporary files behind after writes', async () => {
     const dir = join(tmp, 'cfg');
     const store = await ConfigStore.open(dir);
-    for (let i = 0; i < 5; i++) store.update('default', { workspace: `w${i}` });
-    expect(readdirSync(dir)).toStrictEqual(['config.json']);
+    for (let i = 0; i < 5; i++) await store.update('default', { workspace: `w${i}` });
+    expect(readdirSync(dir).sort()).toStrictEqual(['config.json', 'locks']);
+    expect(readdirSync(join(dir, 'locks'))).toStrictEqual(['config.lock-target']);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toStrictEqual({
+      ...VERSIONED,
       profiles: { default: { workspace: 'w4' } },
     });
   });
@@ -369,10 +385,145 @@ describe('ConfigStore', () => {
       caught = err;
     }
     expect(caught).toBeInstanceOf(CliError);
-    expect(() => store.update('default', { workspace: 'x' })).toThrow(CliError);
+    await expect(store.update('default', { workspace: 'x' })).rejects.toThrow(CliError);
     expect((caught as CliError).message).toContain(file);
     expect(readFileSync(file, 'utf8')).toBe(broken);
-    expect(readdirSync(dir)).toStrictEqual(['config.json']);
+    expect(readdirSync(dir).filter((f) => f !== 'locks')).toStrictEqual(['config.json']);
+  });
+});
+
+describe('ConfigStore: every change is read-modify-write under the config lock (issue 20 #6)', () => {
+  it('waits for the lock, then re-reads: a profile written meanwhile by another process is kept', async () => {
+    const dir = join(tmp, 'cfg');
+    const file = join(dir, 'config.json');
+    const stale = await ConfigStore.open(dir); // read before the other process wrote
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let taken!: () => void;
+    const isTaken = new Promise<void>((r) => (taken = r));
+    // Another cssctl process holding the lock while it writes its profile.
+    const other = withFileLock(dir, 'config', async () => {
+      taken();
+      await held;
+      writeFileSync(file, JSON.stringify({ profiles: { p1: { workspace: 'w1' } } }));
+    });
+    await isTaken;
+    let done = false;
+    const mine = stale.update('p2', { workspace: 'w2' }).then(() => (done = true));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(done).toBe(false); // never writes while another process holds the lock
+    expect(existsSync(file)).toBe(false);
+    release();
+    await Promise.all([other, mine]);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({
+      ...VERSIONED,
+      profiles: { p1: { workspace: 'w1' }, p2: { workspace: 'w2' } },
+    });
+    expect(stale.profileNames()).toStrictEqual(['p1', 'p2']);
+  });
+
+  it('twelve concurrent updates from separate stores keep all twelve profiles', async () => {
+    const dir = join(tmp, 'cfg');
+    const stores = await Promise.all(Array.from({ length: 12 }, () => ConfigStore.open(dir)));
+    await Promise.all(stores.map((s, i) => s.update(`p${i}`, { workspace: `w${i}` })));
+    const onDisk = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+      profiles: Record<string, unknown>;
+    };
+    expect(Object.keys(onDisk.profiles).sort()).toStrictEqual(
+      Array.from({ length: 12 }, (_, i) => `p${i}`).sort(),
+    );
+  });
+});
+
+describe('ConfigStore writes through conf: schema, migrations, and the contract first (issue 19)', () => {
+  const file = () => join(tmp, 'cfg', 'config.json');
+  const put = (data: unknown) => {
+    mkdirSync(join(tmp, 'cfg'), { recursive: true, mode: 0o700 });
+    writeFileSync(file(), typeof data === 'string' ? data : JSON.stringify(data));
+  };
+  const onDisk = () => JSON.parse(readFileSync(file(), 'utf8')) as Record<string, unknown>;
+
+  it.runIf(process.platform !== 'win32')(
+    'a config.json that is a symbolic link is refused (conf would write to its target)',
+    async () => {
+      const target = join(tmp, 'someone-elses.json');
+      writeFileSync(target, '{"profiles":{}}');
+      mkdirSync(join(tmp, 'cfg'), { recursive: true });
+      symlinkSync(target, file());
+      const store = await ConfigStore.open(join(tmp, 'cfg'));
+      await expect(store.update('default', { workspace: 'x' })).rejects.toThrow(/symbolic link/);
+      expect(readFileSync(target, 'utf8')).toBe('{"profiles":{}}');
+      expect(lstatSync(file()).isSymbolicLink()).toBe(true);
+    },
+  );
+
+  it('a secret hand-put in config.json: the schema refuses every write, naming the profile and the key', async () => {
+    const data = { profiles: { ci: { workspace: 'w', access_token: 'eyJ.secret' } } };
+    put(data);
+    const store = await ConfigStore.open(join(tmp, 'cfg'));
+    const err = await store.update('ci', { workspace: 'other' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as Error).message).toBe(
+      `refusing to write ${file()}: profile "ci" holds access_token, and config.json never holds a secret`,
+    );
+    expect((err as Error).message).not.toContain('eyJ');
+    expect(onDisk()).toStrictEqual(data);
+    put({ profiles: {}, password: 'p' });
+    const top = await (await ConfigStore.open(join(tmp, 'cfg'))).update('x', {}).catch((e: unknown) => e);
+    expect((top as Error).message).toMatch(/: it holds password, and config\.json never holds a secret$/);
+  });
+
+  it('an unversioned file is migrated by the next write: the version is added, every other key kept', async () => {
+    put({ profiles: { a: { workspace: 'wa', custom: 1 }, b: 'not an object' }, other: [1, 2] });
+    const store = await ConfigStore.open(join(tmp, 'cfg'));
+    await store.update('c', { workspace: 'wc' });
+    expect(onDisk()).toStrictEqual({
+      ...VERSIONED,
+      profiles: { a: { workspace: 'wa', custom: 1 }, b: 'not an object', c: { workspace: 'wc' } },
+      other: [1, 2],
+    });
+  });
+
+  it('the schema is valid JSON Schema 2020-12 (conf is told not to check it at run time)', () => {
+    // conf's ajv settings, with the warnings it would log (strictTypes) made errors.
+    const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strictTypes: true });
+    expect(ajv.validateSchema({ type: 'object', properties: CONFIG_SCHEMA, ...noSecret })).toBe(true);
+    const validate = ajv.compile({ type: 'object', properties: CONFIG_SCHEMA, ...noSecret });
+    expect(validate({ profiles: { a: { workspace: 'w', output: 42 } }, default_profile: 7 })).toBe(true);
+    expect(validate({ profiles: { a: { refresh_token: 'r' } } })).toBe(false);
+    expect(validate({ profiles: { a: 'not an object' } })).toBe(true);
+    expect(validate({ profiles: [] })).toBe(false);
+    expect(validate({ profiles: {}, token: 't' })).toBe(false);
+  });
+
+  it('the 1.0.0 migration gives a file without profiles an empty one', async () => {
+    put('{}');
+    await (await ConfigStore.open(join(tmp, 'cfg'))).setDefaultProfile('default');
+    expect(onDisk()).toStrictEqual({ ...VERSIONED, profiles: {}, default_profile: 'default' });
+    const seen: unknown[] = [];
+    const fake = { get: () => undefined, set: (k: string, v: unknown) => seen.push([k, v]) };
+    CONFIG_MIGRATIONS['1.0.0']!(fake as never);
+    expect(seen).toStrictEqual([['profiles', {}]]);
+    const kept = { get: () => ({ x: {} }), set: () => seen.push('written') };
+    CONFIG_MIGRATIONS['1.0.0']!(kept as never);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a file from a later format version is never downgraded by a write', async () => {
+    put({ __internal__: { migrations: { version: '2.0.0' } }, profiles: {} });
+    await (await ConfigStore.open(join(tmp, 'cfg'))).update('a', { workspace: 'w' });
+    expect(onDisk()).toStrictEqual({
+      __internal__: { migrations: { version: '2.0.0' } },
+      profiles: { a: { workspace: 'w' } },
+    });
+  });
+
+  it('conf bookkeeping is not a profile, and a read never writes it', async () => {
+    put({ ...VERSIONED, profiles: { a: {} } });
+    const before = readFileSync(file(), 'utf8');
+    const store = await ConfigStore.open(join(tmp, 'cfg'));
+    expect(store.profileNames()).toStrictEqual(['a']);
+    expect(readFileSync(file(), 'utf8')).toBe(before);
   });
 });
 

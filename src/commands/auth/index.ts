@@ -24,6 +24,11 @@ export function registerAuth(program: Command, ctx: MakeContext): void {
     .description('print a valid access token (refreshing first when needed)')
     .action(lazy(ctx, async () => (await import('./token.js')).token));
   auth
+    .command('switch')
+    .argument('<profile>', 'a profile of config.json (cssctl config profiles lists them)')
+    .description('make a profile the default for later commands (--profile and CSSCTL_PROFILE still win)')
+    .action(lazy(ctx, async () => (await import('./switch.js')).authSwitch));
+  auth
     .command('refresh')
     .description('refresh the access token now')
     .action(lazy(ctx, async () => (await import('./refresh.js')).refresh));

@@ -15,6 +15,7 @@ export interface LoginOptions {
 
 export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const { io, env } = ctx;
+  ctx.allowNewProfile(); // a login creates the profile it is given
   const settings = await ctx.settings();
 
   const baseUrl =
@@ -66,7 +67,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const credentials = ctx.credentials();
   const { store, fallback } = await credentials.save(ctx.profileName, tokens);
   if (fallback) io.warn(`${fallback}; the session is stored in ${credentials.file.path} (mode 0600)`);
-  (await ctx.config()).update(ctx.profileName, { base_url: baseUrl, workspace, email });
+  await (await ctx.config()).update(ctx.profileName, { base_url: baseUrl, workspace, email });
 
   if (env.CSSCTL_TOKEN)
     io.warn('CSSCTL_TOKEN is set: it takes precedence over this login until you unset it');

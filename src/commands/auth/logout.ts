@@ -3,7 +3,11 @@ import { writeObject } from '../../core/output.js';
 
 export async function logout(ctx: Context): Promise<void> {
   const removed = await ctx.credentials().remove(ctx.profileName);
-  const output = (await ctx.settings()).outputOr('table');
+  // Tokens of a profile that config.json no longer lists are still removed; a name that is neither there nor
+  // in a store is a typo (exit 2 naming it). A config.json that cannot be read is no reason to keep tokens.
+  if (removed.length === 0 && !ctx.configSync().fileError) ctx.requireProfile();
+  // Works whatever config.json holds (cli-contract.md §2): a file that is not JSON is no reason to keep tokens.
+  const output = ctx.outputLenient('table');
   if (output !== 'table') {
     await writeObject(ctx.io, output, { profile: ctx.profileName, removed_from: removed });
   } else if (removed.length > 0) {

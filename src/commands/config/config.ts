@@ -8,6 +8,7 @@ import {
 } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { writeList, writeObject } from '../../core/output.js';
+import type { StoreKind } from '../../core/credentials.js';
 
 function key(raw: string | undefined): ConfigKey {
   const k = (raw ?? '').trim().toLowerCase().replace(/-/g, '_');
@@ -27,12 +28,12 @@ export async function list(ctx: Context): Promise<void> {
   const shown = (k: ConfigKey): string => {
     if (!s.problem(k)) return s.values[k] ?? '';
     const raw = s.raw(k);
+    if (raw === undefined) return '(invalid)';
     return `${typeof raw === 'string' ? raw : JSON.stringify(raw)} (invalid)`;
   };
-  for (const k of CONFIG_KEYS) {
-    const problem = s.problem(k);
-    if (problem) ctx.io.warn(problem);
-  }
+  // Each problem once: a profile that is not an object is one problem, not one per key.
+  const problems = new Set(CONFIG_KEYS.map((k) => s.problem(k)).filter((p) => p !== undefined));
+  for (const problem of problems) ctx.io.warn(problem);
   const rows = CONFIG_KEYS.map((k) => ({ key: k, value: shown(k), source: s.sources[k] }));
   if (output === 'json' || output === 'ndjson') {
     const obj: Record<string, unknown> = Object.fromEntries(
@@ -68,16 +69,91 @@ export async function set(ctx: Context, _opts: unknown, args: string[]): Promise
   if (k === 'output' && REPORT_FORMATS.includes(value))
     throw new UsageError(`${value} is a report format for findings only; it cannot be the default output`);
   if (k === 'email') value = value.trim();
-  (await ctx.config()).update(ctx.profileName, { [k]: value });
+  // Like login, `config set` creates the profile it is given (`--profile ci config set base_url …`).
+  ctx.allowNewProfile();
+  await (await ctx.config()).update(ctx.profileName, { [k]: value });
   ctx.io.notice(`Set ${k} to ${value} (profile ${ctx.profileName})`);
 }
 
 export async function unset(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
   const k = key(args[0]);
-  (await ctx.config()).update(ctx.profileName, { [k]: undefined });
+  ctx.requireProfile(); // never creates an empty profile for a mistyped name
+  await (await ctx.config()).update(ctx.profileName, { [k]: undefined });
   ctx.io.notice(`Unset ${k} (profile ${ctx.profileName})`);
 }
 
 export async function path(ctx: Context): Promise<void> {
   ctx.io.out(`${(await ctx.config()).path}\n`);
+}
+
+interface ProfileRow {
+  name: string;
+  active: boolean;
+  base_url: string | null;
+  workspace: string | null;
+  email: string | null;
+  /** Where the profile's tokens are kept: never the tokens. */
+  token_store: StoreKind | 'none' | 'unknown';
+}
+
+/**
+ * The profiles of config.json: name, base URL, workspace, email, which one is active (the one this command
+ * line would use) and where its token is kept — no secret. Works whatever the active profile is, so a
+ * mistyped --profile can be looked up here.
+ */
+export async function profiles(ctx: Context): Promise<void> {
+  const output = ctx.outputLenient('table');
+  const store = await ctx.config();
+  const names = store.profileNames(); // a config.json that cannot be read is exit 1 here
+  let active: string | undefined;
+  try {
+    active = ctx.activeProfile().name;
+  } catch (err) {
+    ctx.io.warn((err as Error).message); // an invalid default_profile: none is active
+  }
+  const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+  const credentials = ctx.credentials();
+  const rows: ProfileRow[] = [];
+  let storeProblem: string | undefined;
+  for (const name of names) {
+    let raw: Record<string, unknown> = {};
+    try {
+      raw = store.profile(name);
+    } catch (err) {
+      ctx.io.warn((err as Error).message);
+    }
+    let token: ProfileRow['token_store'] = 'none';
+    try {
+      const found = await credentials.load(name);
+      if (found) {
+        // Held only to name the store: the tokens themselves go nowhere.
+        ctx.io.addSecret(found.tokens.access_token);
+        token = found.source;
+      }
+    } catch (err) {
+      token = 'unknown';
+      storeProblem ??= (err as Error).message;
+    }
+    rows.push({
+      name,
+      active: name === active,
+      base_url: text(raw.base_url),
+      workspace: text(raw.workspace),
+      email: text(raw.email),
+      token_store: token,
+    });
+  }
+  if (storeProblem) ctx.io.warn(`cannot tell where some tokens are kept: ${storeProblem}`);
+  await writeList(ctx.io, rows, {
+    format: output,
+    noun: 'profiles',
+    columns: [
+      { header: 'ACTIVE', value: (r) => (r.active ? '*' : '') },
+      { header: 'NAME', value: (r) => r.name, style: (t, _r, c) => c.bold(t) },
+      { header: 'BASE URL', value: (r) => r.base_url ?? '' },
+      { header: 'WORKSPACE', value: (r) => r.workspace ?? '' },
+      { header: 'EMAIL', value: (r) => r.email ?? '' },
+      { header: 'TOKEN', value: (r) => r.token_store },
+    ],
+  });
 }

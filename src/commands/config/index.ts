@@ -19,13 +19,17 @@ export function registerConfig(program: Command, ctx: MakeContext): void {
     .command('set')
     .argument('<key>', 'base_url, workspace, email or output')
     .argument('<value>')
-    .description('save a setting in the profile')
+    .description('save a setting in the profile (creates the profile if it does not exist)')
     .action(lazy(ctx, async () => (await verbs()).set));
   config
     .command('unset')
     .argument('<key>', 'base_url, workspace, email or output')
     .description('remove a setting from the profile')
     .action(lazy(ctx, async () => (await verbs()).unset));
+  config
+    .command('profiles')
+    .description('list the profiles: base URL, workspace, email, which is active, where the token is kept')
+    .action(lazy(ctx, async () => (await verbs()).profiles));
   config
     .command('path')
     .description('print the path of config.json')
