@@ -1,9 +1,11 @@
 // `--wait-timeout` is a deadline for the whole wait (issue 20 #1): a poll that hangs, retries or waits on a
 // rate limit is cut short at it — exit 9 with the resume command — and Ctrl-C still stops it at once.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { World, lines, received } from './harness.js';
+import { World, errorLine, lines, received, runCli } from './harness.js';
 import { interruptWhen } from './interrupt.js';
 
 let w: World;
@@ -138,6 +140,27 @@ describe('--wait-timeout cuts every request and wait of the poll', () => {
   });
 });
 
+describe('a session refresh needed during the wait', () => {
+  it('a refresh that hangs is cut at the deadline as well', async () => {
+    const file = join(w.configDir, 'credentials.json');
+    const saved = readFileSync(file, 'utf8');
+    try {
+      // The access token expires within the 60 s refresh margin: the first poll refreshes it first.
+      const data = JSON.parse(saved) as { profiles: Record<string, { expires_at: number }> };
+      data.profiles.default!.expires_at = Date.now() + 30_000;
+      writeFileSync(file, JSON.stringify(data), { mode: 0o600 });
+      w.sandbox.injectFaults({ kind: 'hang', method: 'POST', path: '/auth/refresh' });
+      const res = await w.run(['scans', 'wait', id, '--wait-timeout', '2'], { timeoutMs: 30_000 });
+      expect(res.code, res.stderr).toBe(9);
+      expect(res.ms).toBeLessThan(2000 + 2500);
+      expect(lines(res.stderr).at(-1)).toMatch(new RegExp(`^error: no answer about scan ${id} after`));
+      expect(received(w.sandbox, '/auth/refresh').map((r) => r.fault)).toEqual(['hang']);
+    } finally {
+      writeFileSync(file, saved, { mode: 0o600 });
+    }
+  });
+});
+
 describe('Ctrl-C during each wait of the poll: exit 130 at once with the resume command', () => {
   const cases: [string, () => void, (s: string) => boolean][] = [
     [
@@ -177,5 +200,61 @@ describe('Ctrl-C during each wait of the poll: exit 130 at once with the resume 
     expect(lines(res.stderr).at(-1)).toBe(
       `error: interrupted; resume with: cssctl scans wait ${id} --wait-timeout 120`,
     );
+  });
+
+  it('SIGTERM during a hung poll: the same', async () => {
+    w.sandbox.injectFaults({ kind: 'hang', method: 'GET', path: '/scans/', skip: 1 });
+    const res = await interruptWhen(
+      ['scans', 'wait', id, '--wait-timeout', '120'],
+      w.env,
+      () => received(w.sandbox, '/scans/', 'GET').some((r) => r.fault === 'hang'),
+      100,
+      'SIGTERM',
+    );
+    expect(res.code, res.stderr).toBe(130);
+    expect(lines(res.stderr).at(-1)).toBe(
+      `error: interrupted; resume with: cssctl scans wait ${id} --wait-timeout 120`,
+    );
+  });
+});
+
+describe('a service that answers the poll with the wrong shape', () => {
+  let server: Server;
+  let answers: string[] = [];
+  let env: Record<string, string | undefined>;
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      const body = answers.length > 1 ? answers.shift()! : (answers[0] ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    env = {
+      ...w.env,
+      CSSCTL_TOKEN: 'shape-test-token',
+      CSSCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      CSSCTL_WORKSPACE: 'acme',
+      CSSCTL_POLL_BASE_MS: '50',
+    };
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it.each([
+    ['a list', '[]', /^error: the service's answer is not a scan \(\[\]\)$/],
+    ['not JSON', '<html>busy</html>', /^error: the service answered HTTP 200 with a body that is not JSON$/],
+    [
+      'an object without scan_id',
+      '{"status":"running"}',
+      /^error: the service's answer is not a scan \(no scan_id\)$/,
+    ],
+  ])('after one good answer, %s: exit 1, one line, at once', async (_name, bad, message) => {
+    answers = ['{"scan_id":"scn_h","status":"running"}', bad];
+    const res = await runCli(['scans', 'wait', 'scn_h', '--wait-timeout', '30'], env, { timeoutMs: 10_000 });
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.ms).toBeLessThan(5_000);
+    expect(errorLine(res)).toMatch(message);
   });
 });

@@ -141,6 +141,24 @@ describe('rate-limit layer with a deadline', () => {
     expect(t.sent).toHaveLength(1);
   });
 
+  it('a window an earlier cssctl process saw spent is named as such when it passes the deadline', async () => {
+    const clock = new FakeClock();
+    clock.rand = 0;
+    const key = 'http://127.0.0.1:1 acme all';
+    const rateLimiter = new RateLimiter({
+      clock,
+      maxWaitMs: 300_000,
+      shared: { load: () => ({ [key]: clock.now() + 30_000 }), save: () => undefined },
+    });
+    const t = scripted(clock, []);
+    const err = await failure(rateLimiter.layer(t.send, scope)(req({ deadline: clock.now() + 5_000 })));
+    expect(err).toBeInstanceOf(DeadlineError);
+    expect((err as Error).message).toBe(
+      'a rate-limit window an earlier cssctl process saw exhausted resets in 30s, after the deadline',
+    );
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it('--max-wait decides (exit 8) when its budget runs out before the deadline', async () => {
     const { clock, layer } = limiter(10);
     const t = scripted(clock, [throttled(clock, 25)]);
