@@ -27,18 +27,24 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 async function underScript(
   args: string[],
   limitMs = 10_000,
+  /** Keep script's own input open this long, then end it (script passes the end on to the pty as ^D). */
+  inputForMs?: number,
 ): Promise<{ code: number | null; out: string; bytes: number; killed: boolean }> {
   const env: Record<string, string> = { TERM: 'xterm-256color' };
   for (const [k, v] of Object.entries(w.env)) if (v !== undefined) env[k] = v;
   const line = `${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
-  const child = spawn('script', ['-qec', line, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qec', line, '/dev/null'], {
+    env,
+    stdio: [inputForMs === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (inputForMs !== undefined) setTimeout(() => child.stdin?.end(), inputForMs);
   let out = '';
   let bytes = 0;
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
     bytes += Buffer.byteLength(d);
     if (out.length < 200_000) out += d;
   });
-  child.stderr.resume();
+  child.stderr!.resume();
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const result = await Promise.race([exited, sleep(limitMs).then(() => 'timeout' as const)]);
   if (result === 'timeout') child.kill('SIGKILL');
@@ -66,6 +72,18 @@ describe.skipIf(!hasCommand('script'))('under script -qec (a terminal 0 columns 
     expect(res.out).not.toMatch(SPINNER);
     expect(res.out.match(CLEAR_LINE) ?? []).toHaveLength(0);
     expect(res.bytes).toBeLessThan(20_000);
+  });
+
+  it('login with its prompt on the pty and the input ending: exit 130, not exit 13', async () => {
+    const res = await underScript(
+      ['login', '--profile', 'eof', '--base-url', w.url, '-w', 'acme'],
+      10_000,
+      1_500,
+    );
+    expect(res.killed).toBe(false);
+    expect(res.code).toBe(130);
+    // eslint-disable-next-line no-control-regex
+    expect(res.out.replace(/\u001b\[[\d;]*m/g, '')).toContain('error: interrupted');
   });
 
   it('scans create --wait: the poll with its 1 s progress ticker ends, and prints no spinner', async () => {
@@ -100,6 +118,25 @@ describeTmux('a terminal narrower than 20 columns (tmux)', () => {
       await sleep(40);
     }
   }
+
+  it('Ctrl-D at the email or the password prompt: exit 130, not an unsettled await (exit 13)', async () => {
+    for (const atPassword of [false, true]) {
+      const env = envPrefix({ ...w.env, TERM: 'xterm-256color' });
+      const line = `${env} ${q(process.execPath)} ${q(BIN)} login --profile ctrl-d --base-url ${q(w.url)} -w acme`;
+      const session = tmux.start(`${line}\necho EXIT=$?\nsleep 60\n`);
+      await tmux.waitFor(session, /Email/);
+      if (atPassword) {
+        tmux.type(session, w.cred().email);
+        tmux.key(session, 'Enter');
+        await tmux.waitFor(session, /Password/);
+      }
+      tmux.key(session, 'C-d');
+      const screen = await tmux.waitFor(session, /EXIT=\d+/);
+      expect(screen).toMatch(/EXIT=130/);
+      expect(screen).toContain('error: interrupted');
+      expect(screen).not.toMatch(/unsettled top-level await/);
+    }
+  });
 
   it('19 columns: no spinner while it waits; 20 columns: the spinner', async () => {
     const narrow = await screens(19);
