@@ -51,7 +51,7 @@ export async function listScans(
   return readPage<Scan>(body, 'scans');
 }
 
-/** GET /scans/{scan_id} **(assumed)**. */
-export async function getScan(client: ApiClient, scanId: string): Promise<Scan> {
-  return readScan(await client.request<unknown>({ path: `/scans/${encodeURIComponent(scanId)}` }));
+/** GET /scans/{scan_id} **(assumed)**; `deadline` (epoch ms) bounds it, retries and waits included. */
+export async function getScan(client: ApiClient, scanId: string, deadline?: number): Promise<Scan> {
+  return readScan(await client.request<unknown>({ path: `/scans/${encodeURIComponent(scanId)}`, deadline }));
 }

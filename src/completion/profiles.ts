@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readStateFileSync } from '../core/read-file.js';
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -9,7 +9,7 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
  */
 export function profileNames(dir: string): string[] {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    const parsed: unknown = JSON.parse(readStateFileSync(join(dir, 'config.json')));
     const profiles = (parsed as { profiles?: unknown } | null)?.profiles;
     if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) return [];
     return Object.keys(profiles).filter((n) => PROFILE_NAME.test(n));

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError, UsageError } from './errors.js';
 import { assertNotLink, ensureDir, fsErrorText } from './files.js';
 import { withFileLock } from './lock.js';
+import { readStateFileSync } from './read-file.js';
 import { normalizeBaseUrl } from './url.js';
 
 export const CONFIG_KEYS = ['base_url', 'workspace', 'email', 'output'] as const;
@@ -152,7 +152,7 @@ export class ConfigStore {
   private load(): void {
     let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      text = readStateFileSync(this.path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       this.error = new CliError(`cannot read ${this.path}: ${(err as Error).message.split('\n')[0]}`);

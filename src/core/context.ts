@@ -400,12 +400,13 @@ export class Context {
         credentials: this.credentials(),
         clock: this.clock,
         envToken: envToken(this.env.CSSCTL_TOKEN),
-        refresh: async (refreshToken) =>
+        refresh: async (refreshToken, deadline) =>
           (await this.api()).request<TokenResponse>({
             method: 'POST',
             path: '/auth/refresh',
             body: { refresh_token: refreshToken },
             auth: false,
+            deadline,
           }),
         lock: (fn) =>
           withFileLock(this.configDir, `refresh-${this.profileName}`, fn, (path) =>
@@ -437,7 +438,7 @@ export class Context {
           `${reason === '429' ? 'rate limited by the service' : 'rate limit reached'}; waiting ${formatWait(waitMs)} before the next request`,
         ),
     });
-    let send: Send = createTransport({ timeoutMs });
+    let send: Send = createTransport({ timeoutMs, clock: this.clock });
     send = withLogging(send, (line) => io.debug(line), this.clock);
     send = limiter.layer(send, (req) => {
       const origin = new URL(req.url).origin;

@@ -1,8 +1,9 @@
-import { existsSync, lstatSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, InterruptedError, UsageError } from './errors.js';
 import { ensureDir, readableByOthers, writeFileAtomic } from './files.js';
 import { withFileLock } from './lock.js';
+import { readStateFileSync } from './read-file.js';
 import { ChildKeytar, KeychainTimeoutError, keychainWorkerPath } from './keychain.js';
 
 /** What a login leaves behind for a profile. Lives only in the keychain or the 0600 file. */
@@ -147,7 +148,7 @@ export class FileStore implements CredentialStore {
     if (!existsSync(this.path)) return { version: 1, profiles: {} };
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(this.path, 'utf8'));
+      parsed = JSON.parse(readStateFileSync(this.path));
     } catch {
       throw this.corrupt();
     }

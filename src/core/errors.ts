@@ -42,6 +42,13 @@ export class RateLimitError extends CliError {
   }
 }
 
+/**
+ * A wait with a deadline (`--wait-timeout`) could not finish before it: a request cut at the deadline, or a
+ * retry or rate-limit wait that would end after it. The verb that set the deadline says what it means (for
+ * `scans wait`: exit 9 with the resume command); anywhere else it is exit 1.
+ */
+export class DeadlineError extends CliError {}
+
 /** The user pressed Ctrl-C (exit 130). */
 export class InterruptedError extends CliError {
   constructor(message = 'interrupted') {

@@ -7,7 +7,7 @@ import { terminalText } from './terminal-text.js';
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean };
-  stderr: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
 }
 
 export interface IOOptions {
@@ -16,6 +16,19 @@ export interface IOOptions {
   quiet?: boolean;
   verbose?: boolean;
   env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Spinners and progress lines need a terminal at least this wide (cli-contract.md §3). A terminal that says
+ * it has 0 columns (`script`, `docker -t`, some CI runners) would make ora count its lines as Infinity and
+ * clear lines without end; one narrower than this has no room for the text anyway.
+ */
+export const MIN_SPINNER_COLUMNS = 20;
+
+/** Whether a stream reports a width of at least MIN_SPINNER_COLUMNS (no width reported: not wide enough). */
+export function wideEnough(stream: { columns?: number }): boolean {
+  const c = stream.columns;
+  return typeof c === 'number' && Number.isFinite(c) && c >= MIN_SPINNER_COLUMNS;
 }
 
 export interface Spinner {
@@ -68,8 +81,9 @@ export class IO {
     return Boolean(this.stdin.isTTY && this.stderr.isTTY);
   }
 
+  /** A TTY stderr at least MIN_SPINNER_COLUMNS wide, not --quiet, not CI. */
   get spinnersEnabled(): boolean {
-    return Boolean(this.stderr.isTTY) && !this.quiet && !this.isCI;
+    return Boolean(this.stderr.isTTY) && !this.quiet && !this.isCI && wideEnough(this.stderr);
   }
 
   /** Registers a value that must never be printed to stderr (tokens, passwords, secrets). */
@@ -145,22 +159,38 @@ export class IO {
     this.stderr.write(this.redact(line.endsWith('\n') ? line : `${line}\n`));
   }
 
-  /** A spinner on a TTY stderr only; otherwise a no-op (and ora is never loaded). */
+  /**
+   * A spinner when spinnersEnabled; otherwise a no-op (and ora is never loaded). A terminal narrowed below
+   * MIN_SPINNER_COLUMNS while it spins (a resize to 0) stops it for good, before its next frame.
+   */
   async spinner(text: string): Promise<Spinner> {
     if (!this.spinnersEnabled) return { update() {}, stop() {} };
     const { default: ora } = await import('ora');
+    const stderr = this.stderr;
     const s = ora({
       text: this.redact(terminalText(text)),
-      stream: this.stderr,
+      stream: stderr,
       discardStdin: false,
     }).start();
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      stderr.off('resize', onResize);
+      s.stop();
+    };
+    // A tty.WriteStream updates `columns` and emits 'resize' together, on SIGWINCH.
+    const onResize = () => {
+      if (!wideEnough(stderr)) stop();
+    };
+    stderr.on('resize', onResize);
     return {
       update: (t) => {
+        if (stopped) return;
+        if (!wideEnough(stderr)) return stop();
         s.text = this.redact(terminalText(t));
       },
-      stop: () => {
-        s.stop();
-      },
+      stop,
     };
   }
 }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './files.js';
+import { readStateFileSync } from './read-file.js';
 import { MAX_RESET_AHEAD_MS, type ExhaustedWindows } from './http/ratelimit.js';
 
 /**
@@ -14,7 +15,7 @@ export function fileExhaustedWindows(dir: string, now: () => number): ExhaustedW
   const path = join(dir, 'ratelimit-state.json');
   const read = (): Record<string, number> => {
     try {
-      const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+      const data = JSON.parse(readStateFileSync(path)) as unknown;
       if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
       return Object.fromEntries(
         Object.entries(data).filter(

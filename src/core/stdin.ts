@@ -1,26 +1,45 @@
 import type { Readable } from 'node:stream';
 import { InterruptedError, UsageError } from './errors.js';
 
-/** Reads all of a stream as bytes, refusing more than `limit` (so a mistaken pipe cannot eat memory). */
+/**
+ * Reads all of a stream as bytes, refusing more than `limit` (so a mistaken pipe cannot eat memory).
+ * `signal` (Ctrl-C, SIGTERM) ends a wait for data that does not come with an InterruptedError, at once.
+ */
 export async function readAll(
   stream: Readable,
   limit = 8 * 1024 * 1024,
   what = 'standard input',
+  signal?: AbortSignal,
 ): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += b.length;
-    if (size > limit) throw new UsageError(`${what} is larger than ${Math.round(limit / 1024)} KiB`);
-    chunks.push(b);
+  const read = async () => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream) {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += b.length;
+      if (size > limit) throw new UsageError(`${what} is larger than ${Math.round(limit / 1024)} KiB`);
+      chunks.push(b);
+      if (signal?.aborted) throw new InterruptedError();
+    }
+    return Buffer.concat(chunks);
+  };
+  if (!signal) return read();
+  if (signal.aborted) throw new InterruptedError();
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new InterruptedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([read(), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
-  return Buffer.concat(chunks);
 }
 
-/** A secret piped in: the first line, without its line ending. */
-export async function readSecretLine(stream: Readable, what: string): Promise<string> {
-  const text = (await readAll(stream, 64 * 1024, what)).toString('utf8');
+/** A secret piped in: the first line, without its line ending. `signal`: as readAll's. */
+export async function readSecretLine(stream: Readable, what: string, signal?: AbortSignal): Promise<string> {
+  const text = (await readAll(stream, 64 * 1024, what, signal)).toString('utf8');
   const line = text.split(/\r?\n/)[0] ?? '';
   if (!line) throw new UsageError(`${what} is empty`);
   return line;

@@ -11,13 +11,14 @@ export interface Interrupted {
 
 /**
  * Runs cssctl, waits until `ready()` says it is far enough along (e.g. the sandbox has seen N requests), then
- * sends SIGINT and waits for the exit.
+ * sends SIGINT (or `signal`) and waits for the exit.
  */
 export async function interruptWhen(
   args: string[],
   env: Record<string, string | undefined>,
   ready: (out: { stdout: string; stderr: string }) => boolean,
   settleMs = 300,
+  signal: NodeJS.Signals = 'SIGINT',
 ): Promise<Interrupted> {
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
@@ -32,9 +33,9 @@ export async function interruptWhen(
     while (!ready({ stdout, stderr }) && Date.now() < deadline) await sleep(20);
     expect(ready({ stdout, stderr }), `never ready:\n${stderr}`).toBe(true);
     await sleep(settleMs);
-    child.kill('SIGINT');
+    child.kill(signal);
     const code = await Promise.race([exited, sleep(5_000).then(() => 'timeout' as const)]);
-    expect(code, 'cssctl did not exit within 5 s of SIGINT').not.toBe('timeout');
+    expect(code, `cssctl did not exit within 5 s of ${signal}`).not.toBe('timeout');
     return { code: code as number | null, stdout, stderr };
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

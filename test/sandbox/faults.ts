@@ -5,6 +5,8 @@ import type { Fault } from './types.js';
 interface Queued {
   fault: Fault;
   left: number;
+  /** Matching requests still to let through before the fault starts. */
+  skip: number;
 }
 
 interface Recurring {
@@ -32,17 +34,21 @@ export class FaultQueue {
           throw new Error('fault every must be a positive integer');
         if (percent !== undefined && every !== undefined)
           throw new Error('a fault takes percent or every, not both');
+        if (fault.skip !== undefined) throw new Error('a recurring fault takes no skip');
         this.recurring.push({ fault, seen: 0 });
         continue;
       }
       const left = fault.count ?? 1;
       if (!Number.isInteger(left) || left < 1) throw new Error(`fault count must be a positive integer`);
-      this.queue.push({ fault, left });
+      const skip = fault.skip ?? 0;
+      if (!Number.isInteger(skip) || skip < 0) throw new Error('fault skip must be a whole number');
+      this.queue.push({ fault, left, skip });
     }
   }
 
   /**
-   * The first queued fault (in order of injection) that matches the request, spending one of its uses;
+   * The first queued fault (in order of injection) that matches the request and has let through the requests
+   * it was told to skip (each matching request counts down one skip), spending one of its uses;
    * else the first recurring fault whose turn it is. Every recurring fault that matches counts the request
    * (and rolls its dice), whether or not an earlier one fires, so each keeps its own rate.
    */
@@ -50,7 +56,12 @@ export class FaultQueue {
     const matches = (fault: Fault) =>
       (fault.method === undefined || fault.method.toUpperCase() === method) &&
       (fault.path === undefined || apiPath.startsWith(fault.path));
-    const i = this.queue.findIndex(({ fault }) => matches(fault));
+    const i = this.queue.findIndex((q) => {
+      if (!matches(q.fault)) return false;
+      if (q.skip === 0) return true;
+      q.skip -= 1;
+      return false;
+    });
     const entry = this.queue[i];
     if (entry) {
       entry.left -= 1;
@@ -92,13 +103,15 @@ export function describeFault(fault: Fault): string {
       return fault.after ? 'cut:after' : 'cut';
     case 'stall-body':
       return `stall-body:${fault.ms}`;
+    case 'hang':
+      return 'hang';
   }
 }
 
-export const FAULT_SYNTAX = `KIND[:PARAM][xCOUNT|%PERCENT|/EVERY][@[METHOD]/path-prefix], comma-separated; KIND is 429[:retry-after-s], 500, 502, 503, 504, slow:MS, cut (or reset), cut:after, stall:MS (or stall-body:MS); %PERCENT (that share of requests, seeded by SANDBOX_FAULT_SEED) and /EVERY (every Nth request) recur for as long as the sandbox runs`;
+export const FAULT_SYNTAX = `KIND[:PARAM][xCOUNT|%PERCENT|/EVERY][>SKIP][@[METHOD]/path-prefix], comma-separated; KIND is 429[:retry-after-s], 500, 502, 503, 504, slow:MS, cut (or reset), cut:after, stall:MS (or stall-body:MS), hang (never answers); >SKIP lets that many matching requests through first; %PERCENT (that share of requests, seeded by SANDBOX_FAULT_SEED) and /EVERY (every Nth request) recur for as long as the sandbox runs`;
 
 const ENTRY =
-  /^(\d{3}|[a-z][a-z-]*)(?::(\d+|after))?(?:\s*x\s*(\d+)|\s*%\s*(\d+(?:\.\d+)?)|\s*\/\s*(\d+))?(?:\s*@\s*([a-z]+)?(\/\S*))?$/i;
+  /^(\d{3}|[a-z][a-z-]*)(?::(\d+|after))?(?:\s*x\s*(\d+)|\s*%\s*(\d+(?:\.\d+)?)|\s*\/\s*(\d+))?(?:\s*>\s*(\d+))?(?:\s*@\s*([a-z]+)?(\/\S*))?$/i;
 
 /**
  * Parses e.g. "500x3, 429:2x1@/scans, slow:5000, cut@POST/connections, stall:3000x2".
@@ -111,13 +124,16 @@ export function parseFaults(spec: string): Fault[] {
     if (text === '') continue;
     const m = ENTRY.exec(text);
     if (!m) throw new Error(`bad fault "${text}": expected ${FAULT_SYNTAX}`);
-    const [, kind = '', param, countText, percentText, everyText, method, path] = m;
+    const [, kind = '', param, countText, percentText, everyText, skipText, method, path] = m;
+    if (skipText !== undefined && (percentText !== undefined || everyText !== undefined))
+      throw new Error(`bad fault "${text}": >SKIP is for one-shot faults, not %PERCENT or /EVERY`);
     const target = {
       ...(percentText === undefined && everyText === undefined
         ? { count: countText === undefined ? 1 : Number(countText) }
         : {}),
       ...(percentText === undefined ? {} : { percent: Number(percentText) }),
       ...(everyText === undefined ? {} : { every: Number(everyText) }),
+      ...(skipText === undefined ? {} : { skip: Number(skipText) }),
       ...(path === undefined ? {} : { path }),
       ...(method === undefined ? {} : { method: method.toUpperCase() }),
     };
@@ -154,6 +170,10 @@ export function parseFaults(spec: string): Fault[] {
       case 'stall':
       case 'stall-body':
         faults.push({ kind: 'stall-body', ms: needMs(), ...target });
+        break;
+      case 'hang':
+        if (param !== undefined) throw new Error(`bad fault "${text}": hang takes no parameter`);
+        faults.push({ kind: 'hang', ...target });
         break;
       case 'cut':
       case 'reset':

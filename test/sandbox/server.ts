@@ -1,5 +1,5 @@
 // startSandbox(): the HTTP side of the sandbox — sockets, recording, and the faults that act on
-// the connection itself (slow, cut, stall-body). What to answer is decided in app.ts.
+// the connection itself (slow, cut, stall-body, hang). What to answer is decided in app.ts.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -78,6 +78,17 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     res.socket?.resetAndDestroy();
   }
 
+  /** Holds the request unanswered until the client leaves or the sandbox closes. */
+  async function hang(res: ServerResponse, record: RecordedRequest, started: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (closing.signal.aborted || res.destroyed) return resolve();
+      closing.signal.addEventListener('abort', () => resolve(), { once: true });
+      res.once('close', () => resolve());
+    });
+    record.durationMs = Date.now() - started;
+    res.destroy();
+  }
+
   async function send(
     res: ServerResponse,
     response: ApiResponse,
@@ -127,6 +138,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     const fault: Fault | undefined = state.faults.take(method, apiPathOf(url.pathname) ?? url.pathname);
     if (fault) record.fault = describeFault(fault);
     if (fault?.kind === 'cut' && !fault.after) return cut(res, record, started);
+    if (fault?.kind === 'hang') return hang(res, record, started);
 
     const response = await handleApi(
       state,
@@ -189,6 +201,9 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     },
     injectFaults(...faults: Fault[]) {
       state.faults.add(...faults);
+    },
+    clearFaults() {
+      state.faults.clear();
     },
     setTokenTtl(seconds: number) {
       state.tokenTtlSeconds = seconds;

@@ -36,6 +36,8 @@ export interface FaultTarget {
   path?: string;
   /** Upper-case HTTP method. Absent: every method. */
   method?: string;
+  /** One-shot faults only: let this many matching requests through untouched first (`hang>1@GET/scans/`). */
+  skip?: number;
 }
 
 export type Fault =
@@ -50,7 +52,9 @@ export type Fault =
   /** Reset the connection. `after: true` handles the request first, so only the answer is lost. */
   | (FaultTarget & { kind: 'cut'; after?: boolean })
   /** Send status and headers, then wait `ms` before the body. */
-  | (FaultTarget & { kind: 'stall-body'; ms: number });
+  | (FaultTarget & { kind: 'stall-body'; ms: number })
+  /** Never answer: the request is held, unhandled, until the client leaves or the sandbox closes. */
+  | (FaultTarget & { kind: 'hang' });
 
 export interface SandboxOptions {
   host: string;
@@ -131,6 +135,8 @@ export interface Sandbox {
   readonly requests: RecordedRequest[];
   clearRequests(): void;
   injectFaults(...faults: Fault[]): void;
+  /** Drops every fault still queued or recurring (data, tokens and limits stay as they are). */
+  clearFaults(): void;
   readonly credentials: DemoCredential[];
   /** Lifetime of access tokens issued from now on (login and refresh). */
   setTokenTtl(seconds: number): void;

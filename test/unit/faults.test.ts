@@ -74,3 +74,45 @@ describe('recurring faults (SANDBOX_FAULTS with %PERCENT and /EVERY)', () => {
     }
   });
 });
+
+describe('hang and >SKIP (the hanging poll of issue 20 #1)', () => {
+  it('parses hang and a skip of the first matching requests', () => {
+    expect(parseFaults('hang>1@GET/scans/, hang x2, 503x2>3')).toEqual([
+      { kind: 'hang', count: 1, skip: 1, path: '/scans/', method: 'GET' },
+      { kind: 'hang', count: 2 },
+      { kind: 'status', status: 503, count: 2, skip: 3 },
+    ]);
+  });
+
+  it.each(['hang:5', '500%5>1', '500/2>1', 'hang>'])('refuses "%s" in one line', (spec) => {
+    expect(() => parseFaults(spec)).toThrow(/^bad fault/);
+  });
+
+  it('lets the skipped requests through, then fires its count; other paths do not count', () => {
+    const q = new FaultQueue(1);
+    q.add(...parseFaults('hang x2 >1 @GET/scans/'));
+    const seen = [
+      q.take('GET', '/scans/scn_1'),
+      q.take('GET', '/connections'),
+      q.take('POST', '/scans/scn_1'),
+      q.take('GET', '/scans/scn_1'),
+      q.take('GET', '/scans/scn_1'),
+      q.take('GET', '/scans/scn_1'),
+    ].map((f) => f?.kind);
+    expect(seen).toEqual([undefined, undefined, undefined, 'hang', 'hang', undefined]);
+  });
+
+  it('a hung request holds its answer until the client leaves, and the sandbox still closes', async () => {
+    const sb = await startSandbox({ faults: parseFaults('hang@/health') });
+    try {
+      const ac = new AbortController();
+      const pending = fetch(`${sb.url}/api/v1/health`, { signal: ac.signal }).catch((e: Error) => e.name);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(sb.requests.map((r) => [r.fault, r.status])).toEqual([['hang', 0]]);
+      ac.abort();
+      expect(await pending).toBe('AbortError');
+    } finally {
+      await sb.close();
+    }
+  });
+});

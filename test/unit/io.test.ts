@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IO, type IOOptions } from '../../src/core/io.js';
 import { Collect } from '../helpers/streams.js';
 
@@ -8,13 +8,30 @@ interface Make extends Partial<IOOptions> {
   stdinTTY?: boolean;
   stdoutTTY?: boolean;
   stderrTTY?: boolean;
+  /** The width a TTY stderr reports (80 unless given; `null`: none reported). */
+  stderrColumns?: number | null;
+}
+
+/** A stderr that can claim to be a terminal, with the cursor calls ora makes of a tty.WriteStream. */
+class TtyCollect extends Collect {
+  columns?: number;
+  cursorTo(x: number): boolean {
+    return this.write(`\u001b[${x + 1}G`);
+  }
+  moveCursor(dx: number, dy: number): boolean {
+    return this.write(`\u001b[${dy}A${dx}`);
+  }
+  clearLine(): boolean {
+    return this.write('\u001b[2K');
+  }
 }
 
 function makeIO(o: Make = {}) {
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   if (o.stdinTTY) stdin.isTTY = true;
   const stdout = new Collect(o.stdoutTTY);
-  const stderr = new Collect(o.stderrTTY);
+  const stderr = new TtyCollect(o.stderrTTY);
+  if (o.stderrTTY && o.stderrColumns !== null) stderr.columns = o.stderrColumns ?? 80;
   const io = new IO(
     { stdin, stdout, stderr },
     { env: o.env ?? {}, quiet: o.quiet, verbose: o.verbose, noColorFlag: o.noColorFlag },
@@ -150,6 +167,58 @@ describe('IO terminals', () => {
   it('CI=false or CI=0 is not CI', () => {
     expect(makeIO({ stderrTTY: true, env: { CI: 'false' } }).io.spinnersEnabled).toBe(true);
     expect(makeIO({ stderrTTY: true, env: { CI: '0' } }).io.spinnersEnabled).toBe(true);
+  });
+
+  it('spinners need a terminal at least 20 columns wide: 0, 19, none or NaN reported is off', () => {
+    expect(makeIO({ stderrTTY: true, stderrColumns: 20 }).io.spinnersEnabled).toBe(true);
+    for (const stderrColumns of [0, 19, null, Number.NaN]) {
+      expect(makeIO({ stderrTTY: true, stderrColumns }).io.spinnersEnabled, String(stderrColumns)).toBe(
+        false,
+      );
+    }
+  });
+
+  it('a 0-column terminal gets no spinner at all: nothing written, ora never asked', async () => {
+    const { io, stderr } = makeIO({ stderrTTY: true, stderrColumns: 0 });
+    const s = await io.spinner('waiting');
+    s.update('still waiting');
+    await new Promise((r) => setTimeout(r, 200));
+    s.stop();
+    expect(stderr.text).toBe('');
+  });
+
+  describe('a terminal narrowed while a spinner spins', () => {
+    // ora draws only where is-interactive says so: a TTY, TERM not dumb, no CI variable.
+    const saved = { CI: process.env.CI, TERM: process.env.TERM };
+    beforeEach(() => {
+      delete process.env.CI;
+      process.env.TERM = 'xterm';
+    });
+    afterEach(() => {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    });
+
+    it.each([
+      ['a resize event', true],
+      ['the next update', false],
+    ])('to 0 columns stops it on %s, and nothing more is written', async (_how, resize) => {
+      const { io, stderr } = makeIO({ stderrTTY: true, stderrColumns: 80 });
+      const s = await io.spinner('waiting');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(stderr.text).toContain('waiting');
+      stderr.columns = 0;
+      if (resize) stderr.emit('resize');
+      else s.update('still waiting');
+      const after = stderr.text.length;
+      await new Promise((r) => setTimeout(r, 300)); // several of ora's 80 ms frames
+      s.update('and again');
+      s.stop();
+      expect(stderr.text.length).toBe(after);
+      expect(stderr.listenerCount('resize')).toBe(0);
+    });
   });
 
   it('a disabled spinner writes nothing', async () => {

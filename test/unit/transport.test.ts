@@ -8,7 +8,7 @@ import {
 import dns from 'node:dns';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CliError, InterruptedError, NetworkError } from '../../src/core/errors.js';
+import { CliError, DeadlineError, InterruptedError, NetworkError } from '../../src/core/errors.js';
 import { createTransport } from '../../src/core/http/transport.js';
 import type { HttpRequest } from '../../src/core/http/types.js';
 
@@ -314,6 +314,81 @@ describe('createTransport', () => {
     const ac = new AbortController();
     const res = await createTransport({ timeoutMs: 2000 })(get(`${srv.origin}/x`, { signal: ac.signal }));
     expect(res.body).toBe('fine');
+  });
+});
+
+describe('a request deadline (--wait-timeout)', () => {
+  it('cuts the timeout to the time left: a server that never answers is a DeadlineError at the deadline', async () => {
+    const srv = await startServer(() => {
+      // never answers
+    });
+    const started = Date.now();
+    const err = await failure(
+      createTransport({ timeoutMs: 30_000 })(get(`${srv.origin}/x`, { deadline: Date.now() + 200 })),
+    );
+    const elapsed = Date.now() - started;
+    expect(err).toBeInstanceOf(DeadlineError);
+    expect((err as Error).message).toBe(`no answer from 127.0.0.1:${srv.port} before the deadline`);
+    expect(elapsed).toBeGreaterThanOrEqual(150);
+    expect(elapsed).toBeLessThan(1500);
+  });
+
+  it('a body that stalls is cut at the deadline too', async () => {
+    const srv = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('{"partial":');
+    });
+    const started = Date.now();
+    const err = await failure(
+      createTransport({ timeoutMs: 30_000 })(get(`${srv.origin}/x`, { deadline: Date.now() + 200 })),
+    );
+    expect(err).toBeInstanceOf(DeadlineError);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('a deadline already passed sends nothing', async () => {
+    const srv = await startServer((_req, res) => res.end('x'));
+    const err = await failure(
+      createTransport({ timeoutMs: 2000 })(get(`${srv.origin}/x`, { deadline: Date.now() - 1 })),
+    );
+    expect(err).toBeInstanceOf(DeadlineError);
+    expect(srv.seen).toHaveLength(0);
+  });
+
+  it('reads the time left on the clock it is given', async () => {
+    const srv = await startServer((_req, res) => res.end('x'));
+    const clock = { now: () => 1_000 };
+    const send = createTransport({ timeoutMs: 2000, clock });
+    expect((await send(get(`${srv.origin}/x`, { deadline: 1_500 }))).body).toBe('x');
+    expect(await failure(send(get(`${srv.origin}/x`, { deadline: 1_000 })))).toBeInstanceOf(DeadlineError);
+    expect(srv.seen).toHaveLength(1);
+  });
+
+  it('a deadline later than the timeout leaves the timeout as it was: a timeout NetworkError', async () => {
+    const srv = await startServer(() => {
+      // never answers
+    });
+    const err = await failure(
+      createTransport({ timeoutMs: 200 })(get(`${srv.origin}/x`, { deadline: Date.now() + 60_000 })),
+    );
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).kind).toBe('timeout');
+  });
+
+  it('Ctrl-C before the deadline is still an InterruptedError, at once', async () => {
+    const srv = await startServer(() => {
+      // never answers
+    });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    const started = Date.now();
+    const err = await failure(
+      createTransport({ timeoutMs: 30_000 })(
+        get(`${srv.origin}/x`, { signal: ac.signal, deadline: Date.now() + 5_000 }),
+      ),
+    );
+    expect(err).toBeInstanceOf(InterruptedError);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });
 

@@ -1,5 +1,6 @@
 // `webhooks replay` as a verb, with a fake sender and clock: order, warnings, and a run that goes on past a
 // receiver that cannot be reached or a file that changed after it was checked.
+import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,6 +134,18 @@ describe('replay', () => {
       /only with --resign/,
     );
     await expect(replay(ctx, { to: 'http://10.0.0.1/' }, [a])).rejects.toThrow(/only for loopback/);
+    expect(sent).toEqual([]);
+  });
+
+  it('refuses a FIFO among the files at once, instead of blocking on it (and on Ctrl-C)', async () => {
+    const a = saved('a.json', '2026-11-25T08:00:01.000Z', '{"n":1}');
+    const fifo = join(dir, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    const { ctx, sent } = fake(() => ({ status: 200 }));
+    await expect(replay(ctx, { to: 'http://127.0.0.1:9/' }, [a, fifo])).rejects.toThrow(
+      /fifo\.json is not a saved delivery: not a regular file/,
+    );
+    await expect(replay(ctx, { to: 'http://127.0.0.1:9/' }, [dir])).rejects.toThrow(/not a regular file/);
     expect(sent).toEqual([]);
   });
 });

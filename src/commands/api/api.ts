@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { parseJson, type Query } from '../../core/http/client.js';
 import { chooseFormat, writeList, type ListSource } from '../../core/output/index.js';
+import { readUserFile } from '../../core/read-file.js';
 import { readAll } from '../../core/stdin.js';
 import { API_PREFIX } from '../../core/url.js';
 import { NotAListError, Paginator, idOfObject, readPage, type FetchPage } from '../../api/paginate.js';
@@ -45,16 +45,9 @@ export function splitApiPath(raw: string): { path: string; query: Query } {
 
 async function readInput(ctx: Context, input: string): Promise<unknown> {
   let text: string;
-  if (input === '-') text = (await readAll(ctx.io.stdin)).toString('utf8');
-  else {
-    try {
-      text = readFileSync(input, 'utf8');
-    } catch (err) {
-      throw new UsageError(
-        `cannot read --input ${input}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
-  }
+  if (input === '-') text = (await readAll(ctx.io.stdin, undefined, undefined, ctx.signal)).toString('utf8');
+  // A FIFO or <(…) is read without blocking the process: Ctrl-C still stops it.
+  else text = (await readUserFile(input, { what: '--input', signal: ctx.signal })).toString('utf8');
   // A UTF-8 byte-order mark (Windows editors write one) is not part of the JSON.
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   try {

@@ -42,7 +42,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     // A terminal, not a pipe: say what is awaited, and do not echo it.
     io.notice('--password-stdin: waiting for the password on stdin (type it, then Enter; it is not shown)');
     password = await readHiddenLine(io.stdin, 'the password on standard input');
-  } else if (opts.passwordStdin) password = await readSecretLine(io.stdin, 'the password on standard input');
+  } else if (opts.passwordStdin)
+    password = await readSecretLine(io.stdin, 'the password on standard input', ctx.signal);
   else if (env.CSSCTL_PASSWORD) password = env.CSSCTL_PASSWORD;
   else if (io.canPrompt) password = await promptPassword(io, `Password for ${email}`);
   else {

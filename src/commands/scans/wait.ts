@@ -2,7 +2,7 @@ import type { Scan, Severity } from '../../api/findings-types.js';
 import { getScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { formatWait } from '../../core/context.js';
-import { ExitCode, ExitError, InterruptedError, UsageError } from '../../core/errors.js';
+import { DeadlineError, ExitCode, ExitError, InterruptedError, UsageError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http/client.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { shellQuote } from '../shared/resume.js';
@@ -80,19 +80,20 @@ export function waitCommand(argv: readonly string[], scanId: string): string {
 
 /**
  * Polls GET /scans/{id} until the status is final, backing off; a spinner with the status and elapsed time
- * on a terminal. Returns the final scan, or undefined when
- * --wait-timeout passed first.
+ * on a terminal. Returns the final scan, or `final: false` when --wait-timeout passed first. The timeout is a
+ * deadline for every request, retry and rate-limit wait of the poll (HttpRequest.deadline): one cut at it ends
+ * the wait with `cut` saying why, and `scan` is the last answer (undefined when none came).
  */
 export async function pollScan(
   ctx: Context,
   client: ApiClient,
   first: Scan | string,
   timeoutMs: number | undefined,
-): Promise<{ scan: Scan; final: boolean; elapsedMs: number }> {
+): Promise<{ scan?: Scan; final: boolean; elapsedMs: number; cut?: string }> {
   const { io, clock } = ctx;
   const id = typeof first === 'string' ? first : first.scan_id;
   const started = clock.now();
-  const deadline = timeoutMs === undefined ? Infinity : started + timeoutMs;
+  const deadline = timeoutMs === undefined ? undefined : started + timeoutMs;
   const { baseMs, maxMs } = pollSchedule(ctx.env);
   let scan: Scan | undefined = typeof first === 'string' ? undefined : first;
   let status = scan?.status ?? 'unknown';
@@ -102,18 +103,26 @@ export async function pollScan(
   ticker?.unref();
   // Progress only on a terminal (cli-contract.md §3): elsewhere the wait is silent until its summary.
   const note = () => spinner.update(text());
+  const left = () => (deadline ?? Infinity) - clock.now();
+  const end = (final: boolean, cut?: string) => ({ scan, final, elapsedMs: clock.now() - started, cut });
   let interval = baseMs;
   try {
     if (scan) note();
     for (;;) {
-      if (scan && isFinal(scan.status)) return { scan, final: true, elapsedMs: clock.now() - started };
-      const left = deadline - clock.now();
-      if (scan && left <= 0) return { scan, final: false, elapsedMs: clock.now() - started };
+      if (scan && isFinal(scan.status)) return end(true);
       if (scan) {
-        await clock.sleep(Math.min(interval, left), ctx.signal);
+        if (left() <= 0) return end(false);
+        await clock.sleep(Math.min(interval, left()), ctx.signal);
         interval = Math.min(interval * 1.5, maxMs);
+        // A poll sent at the deadline would have no time left for its answer.
+        if (left() <= 0) return end(false);
       }
-      scan = await getScan(client, id);
+      try {
+        scan = await getScan(client, id, deadline);
+      } catch (err) {
+        if (err instanceof DeadlineError) return end(false, err.message);
+        throw err;
+      }
       status = scan.status;
       note();
     }
@@ -136,12 +145,15 @@ export async function waitAndReport(
   format: string,
 ): Promise<void> {
   const timeoutMs = opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000;
-  const { scan, final, elapsedMs } = await pollScan(ctx, client, first, timeoutMs);
-  if (!final) {
+  const { scan, final, elapsedMs, cut } = await pollScan(ctx, client, first, timeoutMs);
+  if (!final || !scan) {
+    const id = typeof first === 'string' ? first : first.scan_id;
+    const why = `--wait-timeout${cut ? `: ${cut}` : ''}`;
     const gate = opts.failOn ? { failOn: opts.failOn, met: false } : undefined;
-    await writeStepSummary(ctx, opts, { scan, gate, timedOut: true, waitedMs: elapsedMs });
+    const known = scan ?? ({ scan_id: id, status: 'unknown' } as Scan);
+    await writeStepSummary(ctx, opts, { scan: known, gate, timedOut: true, waitedMs: elapsedMs });
     throw new ExitError(
-      `scan ${scan.scan_id} is still ${scan.status} after ${formatWait(elapsedMs)} (--wait-timeout); resume with: ${waitCommand(ctx.argv, scan.scan_id)}`,
+      `${scan ? `scan ${id} is still ${scan.status}` : `no answer about scan ${id}`} after ${formatWait(elapsedMs)} (${why}); resume with: ${waitCommand(ctx.argv, id)}`,
       ExitCode.scanFailed,
     );
   }

@@ -1,5 +1,5 @@
 // What the webhook verbs share: the event list, the URL rule, where the signing secret comes from.
-import { readFile } from 'node:fs/promises';
+import { readUserFile } from '../../core/read-file.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/url.js';
@@ -60,17 +60,11 @@ export function webhookUrl(raw: string, flag: string, onPlainHttp?: (url: URL) =
   return url.toString();
 }
 
-/** A secret given in a file: the file's text without one trailing line ending. */
-export async function readSecretFile(path: string): Promise<string> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(
-      `cannot read --secret-file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
-  }
-  if (text.length > 64 * 1024) throw new UsageError(`--secret-file ${path} is larger than 64 KiB`);
+/** A secret given in a file (a FIFO or <(…) too, Ctrl-C still heard): its text without one trailing line ending. */
+export async function readSecretFile(path: string, signal?: AbortSignal): Promise<string> {
+  const text = (await readUserFile(path, { what: '--secret-file', signal, maxBytes: 64 * 1024 })).toString(
+    'utf8',
+  );
   const secret = text.replace(/\r?\n$/, '');
   if (secret === '') throw new UsageError(`--secret-file ${path} is empty`);
   return secret;
@@ -81,7 +75,8 @@ export async function readSecretFile(path: string): Promise<string> {
  * CSSCTL_WEBHOOK_SECRET. Registered for redaction, so it can never reach stderr.
  */
 export async function signingSecret(ctx: Context, secretFile: string | undefined): Promise<string> {
-  const secret = secretFile !== undefined ? await readSecretFile(secretFile) : ctx.env.CSSCTL_WEBHOOK_SECRET;
+  const secret =
+    secretFile !== undefined ? await readSecretFile(secretFile, ctx.signal) : ctx.env.CSSCTL_WEBHOOK_SECRET;
   if (!secret) {
     throw new UsageError('no webhook secret: set CSSCTL_WEBHOOK_SECRET or pass --secret-file <path>', {
       hint: 'use the secret the webhook was created with',

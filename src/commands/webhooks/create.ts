@@ -34,7 +34,7 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
   const { output } = await ctx.settings();
   let secret: string;
   let generated = false;
-  if (opts.secretStdin) secret = await readSecretLine(io.stdin, 'the secret on standard input');
+  if (opts.secretStdin) secret = await readSecretLine(io.stdin, 'the secret on standard input', ctx.signal);
   else if (ctx.env.CSSCTL_WEBHOOK_SECRET) secret = ctx.env.CSSCTL_WEBHOOK_SECRET;
   else {
     secret = randomBytes(32).toString('hex');

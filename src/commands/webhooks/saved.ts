@@ -121,7 +121,10 @@ const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/;
 export function loadSaved(file: string): LoadedDelivery {
   let text: string;
   try {
-    if (statSync(file).size > MAX_SAVED_BYTES) throw notSaved(file, 'larger than any delivery');
+    const st = statSync(file);
+    // A FIFO or device would block the read (and with it Ctrl-C): a saved delivery is always a regular file.
+    if (!st.isFile()) throw notSaved(file, 'not a regular file');
+    if (st.size > MAX_SAVED_BYTES) throw notSaved(file, 'larger than any delivery');
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../../core/context.js';
 import { ExitCode, ExitError, UsageError } from '../../core/errors.js';
+import { readUserFile } from '../../core/read-file.js';
 import { readAll } from '../../core/stdin.js';
 import { signingSecret } from './common.js';
 import { explainFailure } from './explain.js';
@@ -15,19 +15,13 @@ const MAX_PAYLOAD = 64 * 1024 * 1024;
 
 /** The raw payload, byte for byte: a file, else standard input (which must not be a terminal). */
 async function readPayload(ctx: Context, file: string | undefined): Promise<Buffer> {
-  if (file !== undefined) {
-    try {
-      return await readFile(file);
-    } catch (err) {
-      throw new UsageError(
-        `cannot read --payload-file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
-    }
-  }
+  // A FIFO or <(…) is read without blocking the process: Ctrl-C still stops it.
+  if (file !== undefined)
+    return readUserFile(file, { what: '--payload-file', signal: ctx.signal, maxBytes: MAX_PAYLOAD });
   if (ctx.io.stdin.isTTY) {
     throw new UsageError('no payload: pass --payload-file <path> or pipe the raw body on standard input');
   }
-  return readAll(ctx.io.stdin, MAX_PAYLOAD, 'the payload on standard input');
+  return readAll(ctx.io.stdin, MAX_PAYLOAD, 'the payload on standard input', ctx.signal);
 }
 
 /** Exit 0 when the signature is valid, 1 when it is not — whatever the header holds, nothing throws. */

@@ -17,6 +17,8 @@ export interface ApiRequest {
   body?: unknown;
   /** Login and refresh go without a bearer token. */
   auth?: boolean;
+  /** Epoch ms by which the request must be over, retries and rate-limit waits included (HttpRequest). */
+  deadline?: number;
 }
 
 export interface ApiClientDeps {
@@ -69,7 +71,15 @@ export class ApiClient {
     }
     // The same key on every retry of this POST, so the service can drop repeats.
     if (method === 'POST') headers['idempotency-key'] = randomUUID();
-    const base = { method, url, headers, body, signal: this.deps.signal, bucket: bucketFor(method, r.path) };
+    const base = {
+      method,
+      url,
+      headers,
+      body,
+      signal: this.deps.signal,
+      bucket: bucketFor(method, r.path),
+      ...(r.deadline === undefined ? {} : { deadline: r.deadline }),
+    };
 
     let res: HttpResponse;
     if (!auth) {
@@ -77,10 +87,10 @@ export class ApiClient {
     } else {
       assertSafeForToken(url);
       const session = await this.deps.session();
-      const token = await session.accessToken();
+      const token = await session.accessToken(r.deadline);
       res = await this.deps.send({ ...base, headers: { ...headers, authorization: `Bearer ${token}` } });
       if (res.status === 401) {
-        const fresh = await session.afterUnauthorized(token); // undefined for CSSCTL_TOKEN
+        const fresh = await session.afterUnauthorized(token, r.deadline); // undefined for CSSCTL_TOKEN
         if (fresh)
           res = await this.deps.send({ ...base, headers: { ...headers, authorization: `Bearer ${fresh}` } });
       }

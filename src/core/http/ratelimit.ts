@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { CliError, RateLimitError } from '../errors.js';
+import { CliError, DeadlineError, RateLimitError } from '../errors.js';
 import type { HttpRequest, HttpResponse, Send } from './types.js';
 
 interface BucketState {
@@ -73,7 +73,7 @@ export class RateLimiter {
         // Checked again after each wait: a request sent beside this one may have taken what was left.
         this.loadShared();
         while (keys.some((k) => (this.buckets.get(k)?.remaining ?? 1) <= 0))
-          await this.waitForBuckets(keys, req.url, req.signal);
+          await this.waitForBuckets(keys, req);
         // What this request will use is taken now, so a request sent beside it waits when it was the last.
         for (const k of keys) {
           const b = this.buckets.get(k);
@@ -89,6 +89,7 @@ export class RateLimiter {
         this.record(key, res);
         if (res.status !== 429) return res;
         const waitMs = this.waitAfter429(res);
+        this.checkDeadline(req, waitMs, 'answer');
         await this.waitOnce(key, () => this.spend(waitMs, '429', req.url, req.signal));
       }
     };
@@ -106,7 +107,8 @@ export class RateLimiter {
     }
   }
 
-  private async waitForBuckets(keys: string[], url: string, signal?: AbortSignal): Promise<void> {
+  private async waitForBuckets(keys: string[], req: HttpRequest): Promise<void> {
+    const { url, signal } = req;
     for (const k of keys) {
       const b = this.buckets.get(k);
       if (!b || b.remaining > 0) continue;
@@ -115,11 +117,32 @@ export class RateLimiter {
       // export under the limit takes what the limit requires and not a second more per window.
       if (waitMs > 0) {
         const jitter = this.jitter(Math.min(250, waitMs / 100));
+        this.checkDeadline(req, waitMs + jitter, b.from);
         await this.waitOnce(k, () => this.spend(waitMs + jitter, 'limit-reached', url, signal, b.from));
       }
       // The window has turned over: let the next answer tell us what is left.
       if (this.buckets.get(k) === b) this.buckets.delete(k);
     }
+  }
+
+  /**
+   * A wait that would end at or after the request's deadline (--wait-timeout) is not begun: nothing can be
+   * sent before it ends. When it would also pass --max-wait, the limit reached first decides: the deadline
+   * (DeadlineError) if it comes no later than the rest of the --max-wait budget, else --max-wait (exit 8,
+   * from spend()). A total exactly equal to --max-wait is still within it.
+   */
+  private checkDeadline(req: HttpRequest, waitMs: number, from: 'answer' | 'shared'): void {
+    if (req.deadline === undefined) return;
+    const left = req.deadline - this.opts.clock.now();
+    if (waitMs < left) return;
+    const budget = this.opts.maxWaitMs - this.waitedMs;
+    if (waitMs > budget && budget < left) return;
+    const secs = Math.ceil(waitMs / 1000);
+    throw new DeadlineError(
+      from === 'shared'
+        ? `a rate-limit window an earlier cssctl process saw exhausted resets in ${secs}s, after the deadline`
+        : `the service asks to wait ${secs}s before the next request, past the deadline`,
+    );
   }
 
   /** Starts a wait for bucket `key`, or joins the one under way (counted and announced once). */

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { NetworkError } from '../errors.js';
+import { DeadlineError, NetworkError } from '../errors.js';
 import type { HttpResponse, Send } from './types.js';
 
 export const RETRY_STATUSES = new Set([500, 502, 503, 504]);
@@ -42,6 +42,13 @@ export function withRetry(next: Send, opts: RetryOptions): Send {
         throw outcome.err;
       }
       const waitMs = Math.round(2 ** attempt * base * (1 + 0.1 * opts.clock.random()));
+      // A retry that would come at or after the deadline could learn nothing: say so now, not after waiting.
+      if (req.deadline !== undefined && opts.clock.now() + waitMs >= req.deadline) {
+        throw new DeadlineError(
+          `${reason}; a retry in ${(waitMs / 1000).toFixed(1)}s would come after the deadline`,
+          { cause: outcome.err },
+        );
+      }
       opts.onRetry?.({ attempt: attempt + 1, waitMs, reason });
       await opts.clock.sleep(waitMs, req.signal);
     }

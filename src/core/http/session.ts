@@ -84,8 +84,8 @@ export interface SessionDeps {
   clock: Clock;
   /** CSSCTL_TOKEN: used as it is, never stored, never refreshed. */
   envToken?: string;
-  /** POST /auth/refresh; throws ApiError when the service refuses. */
-  refresh: (refreshToken: string) => Promise<TokenResponse>;
+  /** POST /auth/refresh; throws ApiError when the service refuses. `deadline`: as HttpRequest's. */
+  refresh: (refreshToken: string, deadline?: number) => Promise<TokenResponse>;
   /** Runs fn holding the profile's cross-process refresh lock. */
   lock: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Told of every token that comes into play, so it can be redacted from output. */
@@ -150,19 +150,23 @@ export class Session {
     );
   }
 
-  /** A token good for at least the refresh margin, refreshing first when needed. */
-  async accessToken(): Promise<string> {
+  /**
+   * A token good for at least the refresh margin, refreshing first when needed. `deadline` (epoch ms) bounds
+   * the refresh request as it bounds the request the token is for.
+   */
+  async accessToken(deadline?: number): Promise<string> {
     const cur = await this.current();
     if (!cur) throw new AuthError(`not logged in (profile "${this.deps.profile}")`);
     if (cur.source === 'env') return cur.tokens.access_token;
-    if (this.expiresSoon(cur.tokens)) return (await this.refresh(cur.tokens.access_token)).access_token;
+    if (this.expiresSoon(cur.tokens))
+      return (await this.refresh(cur.tokens.access_token, false, deadline)).access_token;
     return cur.tokens.access_token;
   }
 
   /** After a 401: refresh once, unless someone already replaced the token that was refused. */
-  async afterUnauthorized(rejected: string): Promise<string | undefined> {
+  async afterUnauthorized(rejected: string, deadline?: number): Promise<string | undefined> {
     if (this.deps.envToken) return undefined;
-    return (await this.refresh(rejected)).access_token;
+    return (await this.refresh(rejected, false, deadline)).access_token;
   }
 
   /** `cssctl auth refresh`: refresh whatever the state of the current token. */
@@ -179,14 +183,14 @@ export class Session {
     return t.expires_at - this.deps.clock.now() <= REFRESH_MARGIN_MS;
   }
 
-  private refresh(stale: string, force = false): Promise<Tokens> {
-    this.inflight ??= this.refreshLocked(stale, force).finally(() => {
+  private refresh(stale: string, force = false, deadline?: number): Promise<Tokens> {
+    this.inflight ??= this.refreshLocked(stale, force, deadline).finally(() => {
       this.inflight = undefined;
     });
     return this.inflight;
   }
 
-  private async refreshLocked(stale: string, force: boolean): Promise<Tokens> {
+  private async refreshLocked(stale: string, force: boolean, deadline?: number): Promise<Tokens> {
     return this.deps.lock(async () => {
       // Re-read: another cssctl process may have refreshed while we waited for the lock.
       const fresh = await this.deps.credentials.load(this.deps.profile);
@@ -201,7 +205,7 @@ export class Session {
         throw new AuthError('session expired (no refresh token), run cssctl login', { hint: '' });
       let answer: TokenResponse;
       try {
-        answer = await this.deps.refresh(refreshToken);
+        answer = await this.deps.refresh(refreshToken, deadline);
       } catch (err) {
         const status = (err as { status?: number }).status;
         if (status !== undefined && status >= 400 && status < 500 && status !== 429) {

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
-import { CliError, InterruptedError, NetworkError } from '../errors.js';
+import { systemClock, type Clock } from '../clock.js';
+import { CliError, DeadlineError, InterruptedError, NetworkError } from '../errors.js';
 import { isLoopbackHost } from '../url.js';
 import type { HttpRequest, HttpResponse, Send } from './types.js';
 import type { UndiciRequest } from './undici.js';
@@ -16,6 +17,8 @@ export interface TransportOptions {
   maxBodyBytes?: number;
   /** false: a 3xx is the answer (webhook receivers are not followed elsewhere). Default true. */
   followRedirects?: boolean;
+  /** Reads the time left before a request's deadline (default: the system clock). */
+  clock?: Pick<Clock, 'now'>;
 }
 
 /** cli-contract.md §5: an answer body larger than 64 MiB is refused (exit 1). */
@@ -38,6 +41,7 @@ export function createTransport(opts: TransportOptions): Send {
   const maxBodyBytes = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   // Node's timers overflow past 2^31-1 ms (a huge --timeout would otherwise fire at once).
   const timeoutMs = Math.min(opts.timeoutMs, 2_147_483_647);
+  const clock = opts.clock ?? systemClock;
   // undici is loaded on the first request, and only the parts a request uses (see ./undici.ts).
   let undici:
     Promise<{ request: UndiciRequest; dispatcher: Dispatcher; createAgent: () => Dispatcher }> | undefined;
@@ -59,7 +63,18 @@ export function createTransport(opts: TransportOptions): Send {
       const dispatcher =
         opts.dispatcher ??
         (isLoopbackHost(new URL(current.url).hostname) ? (direct ??= createAgent()) : proxied);
-      const res = await exchange(request, current, dispatcher, timeoutMs, maxBodyBytes);
+      // A deadline (--wait-timeout) cuts this exchange's timeout to the time left before it.
+      const left = current.deadline === undefined ? Infinity : current.deadline - clock.now();
+      if (left <= 0) throw deadlinePassed(current);
+      const cut = left < timeoutMs ? Math.max(1, Math.ceil(left)) : undefined;
+      const res = await exchange(
+        request,
+        current,
+        dispatcher,
+        cut ?? timeoutMs,
+        maxBodyBytes,
+        cut !== undefined,
+      );
       const location = res.headers.location;
       if (!REDIRECTS.has(res.status) || !location || opts.followRedirects === false) return res;
       if (hop >= maxRedirects) throw new CliError(`too many redirects (more than ${maxRedirects})`);
@@ -83,6 +98,8 @@ async function exchange(
   dispatcher: Dispatcher,
   timeoutMs: number,
   maxBodyBytes: number,
+  /** The timeout is what was left before the request's deadline: running out is a DeadlineError. */
+  byDeadline: boolean,
 ): Promise<HttpResponse> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
@@ -105,8 +122,14 @@ async function exchange(
   } catch (err) {
     if (req.signal?.aborted) throw new InterruptedError();
     if (err instanceof CliError) throw err;
-    throw toNetworkError(err, req, timeoutMs, timeout.aborted);
+    const failure = toNetworkError(err, req, timeoutMs, timeout.aborted);
+    if (byDeadline && failure.kind === 'timeout') throw deadlinePassed(req, failure);
+    throw failure;
   }
+}
+
+function deadlinePassed(req: HttpRequest, cause?: unknown): DeadlineError {
+  return new DeadlineError(`no answer from ${new URL(req.url).host} before the deadline`, { cause });
 }
 
 /** Reads a body as UTF-8, refusing (and closing) one larger than `max` bytes, declared or streamed. */

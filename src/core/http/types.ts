@@ -6,6 +6,12 @@ export interface HttpRequest {
   /** JSON text for the service; raw bytes where they must arrive untouched (a relayed webhook). */
   body?: string | Uint8Array;
   signal?: AbortSignal;
+  /**
+   * Epoch ms (on the command's clock) by which this request must be over, retries and rate-limit waits
+   * included (`--wait-timeout`): its timeout is cut to the time left, and a retry or rate-limit wait that
+   * would end at or after it throws DeadlineError at once instead of waiting for nothing.
+   */
+  deadline?: number;
   /** The rate-limit bucket this request counts against (see ratelimit.ts). */
   bucket: string;
   /** 1-based attempt number, set by the retry layer for logging. */

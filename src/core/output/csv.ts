@@ -1,11 +1,15 @@
 import type { FormatterContext, Formatter } from '../format.js';
-import { cellText, csvField } from './cells.js';
+import { cellValue, csvCell } from './cells.js';
 
-/** `csv`: a header row, then one row per item, full text (never cut, never coloured). */
+/**
+ * `csv`: a header row, then one row per item, full text (never cut, never coloured). Text cells that a
+ * spreadsheet would run as a formula get a leading `'`; on a terminal, cells are neutralised (csvCell).
+ */
 export function csv<T>(ctx: FormatterContext<T>): Formatter<T> {
-  ctx.write(`${ctx.columns.map((c) => csvField(c.header.toLowerCase())).join(',')}\n`);
+  const terminal = ctx.io.stdoutIsTTY;
+  ctx.write(`${ctx.columns.map((c) => csvCell(c.header.toLowerCase(), terminal)).join(',')}\n`);
   return {
-    item: (item) => ctx.write(`${ctx.columns.map((c) => csvField(cellText(c, item))).join(',')}\n`),
+    item: (item) => ctx.write(`${ctx.columns.map((c) => csvCell(cellValue(c, item), terminal)).join(',')}\n`),
     end: () => undefined,
   };
 }

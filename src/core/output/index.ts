@@ -3,7 +3,7 @@ import { InterruptedError, UsageError } from '../errors.js';
 import type { Column, Formats, Formatter, PageInfo } from '../format.js';
 import type { IO } from '../io.js';
 import { terminalText } from '../terminal-text.js';
-import { csvField, valueText } from './cells.js';
+import { csvCell, valueText } from './cells.js';
 import { csv } from './csv.js';
 import { json } from './json.js';
 import { ndjson } from './ndjson.js';
@@ -12,7 +12,7 @@ import { PIPE_CELL_WIDTH, table } from './table.js';
 
 export type { Column, PageInfo } from '../format.js';
 export { LIST_OFFER, STANDARD_FORMATS, unofferedFormat, type Offer } from './offer.js';
-export { csvField, valueText } from './cells.js';
+export { csvCell, csvField, valueText } from './cells.js';
 export { JsonArrayWriter } from './json.js';
 
 export function standardFormats<T>(): Formats<T> {
@@ -130,8 +130,12 @@ export async function writeObject(
       io.out(`${JSON.stringify(obj)}\n`);
       return;
     case 'csv': {
+      // Keys come from the service too: a key is a text cell like any other.
       const keys = fields ? fields.map(([, k]) => k) : Object.keys(obj);
-      io.out(`${keys.map(csvField).join(',')}\n${keys.map((k) => csvField(valueText(obj[k]))).join(',')}\n`);
+      const tty = io.stdoutIsTTY;
+      io.out(
+        `${keys.map((k) => csvCell(k, tty)).join(',')}\n${keys.map((k) => csvCell(obj[k], tty)).join(',')}\n`,
+      );
       return;
     }
     case 'table': {
