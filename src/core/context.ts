@@ -39,6 +39,11 @@ export interface GlobalOptions {
   verbose?: boolean;
   timeout?: string;
   maxWait?: string;
+  /** --jq and its companions (src/jq/flags.ts). */
+  jq?: string;
+  arg?: string[];
+  argjson?: string[];
+  jqExitStatus?: boolean;
 }
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'unset';
@@ -107,7 +112,7 @@ export function resolveSettings(
         : key === 'workspace'
           ? g.workspace
           : key === 'output'
-            ? g.json
+            ? g.json || (g.jq !== undefined && g.output === undefined)
               ? 'json'
               : g.output
             : undefined;

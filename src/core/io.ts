@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CliError } from './errors.js';
-import { OutputSink } from './sink.js';
+import { OutputSink, type OutputFilter } from './sink.js';
 import { terminalText } from './terminal-text.js';
 
 export interface Streams {
@@ -103,6 +103,11 @@ export class IO {
 
   flushOut(): void {
     this.sink.flush();
+  }
+
+  /** Text for stdout passes through `filter` first (--jq); undefined takes it away. */
+  setOutputFilter(filter: OutputFilter | undefined): void {
+    this.sink.filter = filter;
   }
 
   /** Writes all pending output and waits for stdout to take it; the write error, if one happened. */

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../core/context.js';
 import { OUTPUT_FORMATS } from '../../core/config.js';
 import { LIST_OFFER, unofferedFormat, type Offer } from '../../core/output/offer.js';
+import { jqOptions } from '../../jq/flags.js';
 
 export type MakeContext = (cmd: Command) => Context;
 
@@ -27,8 +28,21 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
     ) {
       throw unofferedFormat(flag, offer, commandPath(cmd));
     }
+    // --jq: the filter is compiled (exit 2 if it does not) before the verb can send anything.
+    const jq = jqOptions(ctx.globals);
+    const stage = jq
+      ? await import('../../jq/stage.js').then((m) =>
+          m.installJq(ctx.io, jq, m.jqMode(ctx.globals.output, ctx.globals.json)),
+        )
+      : undefined;
     const verb = await load();
-    await verb(ctx, cmd.opts<O & object>(), cmd.args.slice(0, cmd.registeredArguments.length));
+    try {
+      await verb(ctx, cmd.opts<O & object>(), cmd.args.slice(0, cmd.registeredArguments.length));
+    } catch (err) {
+      stage?.abandon();
+      throw err;
+    }
+    await stage?.end();
   };
 }
 
