@@ -17,8 +17,9 @@ __cssctl_spec() {
     'cssctl scans list') subs='' flags='--status --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--status --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl scans get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl scans wait') subs='' flags='--fail-on --wait-timeout --severity --no-step-summary --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--fail-on --wait-timeout --severity --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl findings') subs='list' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl findings') subs='list summary' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl findings list') subs='' flags='--severity --scan --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--severity --scan --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl findings summary') subs='' flags='--by --scan --severity --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--by --scan --severity --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks') subs='create list delete verify listen trigger' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks create') subs='' flags='--url --events --secret-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--url --events --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks list') subs='' flags='--limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -61,6 +62,7 @@ __cssctl_canon() {
     'cssctl scans|get') canon='get' ;;
     'cssctl scans|wait') canon='wait' ;;
     'cssctl findings|list') canon='list' ;;
+    'cssctl findings|summary') canon='summary' ;;
     'cssctl webhooks|create') canon='create' ;;
     'cssctl webhooks|list') canon='list' ;;
     'cssctl webhooks|delete') canon='delete' ;;
@@ -118,6 +120,10 @@ __cssctl_values() {
     'cssctl findings list|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl findings list|--profile') dyn=profiles ;;
     'cssctl findings list|--output'|'cssctl findings list|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl findings summary|--by') vals='severity connection rule status' ;;
+    'cssctl findings summary|--severity') vals='critical high medium low info' list=1 ;;
+    'cssctl findings summary|--profile') dyn=profiles ;;
+    'cssctl findings summary|--output'|'cssctl findings summary|-o') vals='table json' ;;
     'cssctl webhooks|--profile') dyn=profiles ;;
     'cssctl webhooks|--output'|'cssctl webhooks|-o') vals='table json ndjson csv sarif junit github' ;;
     'cssctl webhooks create|--events') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped all' list=1 ;;
