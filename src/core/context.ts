@@ -349,10 +349,13 @@ export class Context {
       clock: this.clock,
       maxWaitMs,
       shared: fileExhaustedWindows(this.configDir, () => this.clock.now()),
-      onWait: ({ waitMs, reason }) =>
+      onWait: ({ waitMs, reason }) => {
+        // During a long read the wait is a countdown on its progress line (src/core/progress.ts).
+        if (io.progress?.active) return io.progress.wait(waitMs);
         io.notice(
           `${reason === '429' ? 'rate limited by the service' : 'rate limit reached'}; waiting ${formatWait(waitMs)} before the next request`,
-        ),
+        );
+      },
     });
     let send: Send = createTransport({ timeoutMs });
     send = withLogging(send, (line) => io.debug(line), this.clock);
