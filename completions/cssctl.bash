@@ -81,13 +81,13 @@ __cssctl_values() {
   vals='' dyn='' list=''
   case "$1" in
     'cssctl|--profile') dyn=profiles ;;
-    'cssctl|--output'|'cssctl|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl|--output'|'cssctl|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl login|--profile') dyn=profiles ;;
     'cssctl login|--output'|'cssctl login|-o') vals='table json ndjson csv' ;;
     'cssctl logout|--profile') dyn=profiles ;;
     'cssctl logout|--output'|'cssctl logout|-o') vals='table json ndjson csv' ;;
     'cssctl auth|--profile') dyn=profiles ;;
-    'cssctl auth|--output'|'cssctl auth|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl auth|--output'|'cssctl auth|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl auth status|--profile') dyn=profiles ;;
     'cssctl auth status|--output'|'cssctl auth status|-o') vals='table json ndjson csv' ;;
     'cssctl auth token|--profile') dyn=profiles ;;
@@ -95,17 +95,17 @@ __cssctl_values() {
     'cssctl auth refresh|--profile') dyn=profiles ;;
     'cssctl auth refresh|--output'|'cssctl auth refresh|-o') vals='table json ndjson csv' ;;
     'cssctl connections|--profile') dyn=profiles ;;
-    'cssctl connections|--output'|'cssctl connections|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl connections|--output'|'cssctl connections|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl connections list|--profile') dyn=profiles ;;
     'cssctl connections list|--output'|'cssctl connections list|-o') vals='table json ndjson csv' ;;
     'cssctl connections create|--profile') dyn=profiles ;;
     'cssctl connections create|--output'|'cssctl connections create|-o') vals='table json ndjson csv' ;;
     'cssctl scans|--profile') dyn=profiles ;;
-    'cssctl scans|--output'|'cssctl scans|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl scans|--output'|'cssctl scans|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl scans create|--fail-on') vals='critical high medium low info' ;;
     'cssctl scans create|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl scans create|--profile') dyn=profiles ;;
-    'cssctl scans create|--output'|'cssctl scans create|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl scans create|--output'|'cssctl scans create|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl scans list|--status') vals='queued running completed failed' ;;
     'cssctl scans list|--profile') dyn=profiles ;;
     'cssctl scans list|--output'|'cssctl scans list|-o') vals='table json ndjson csv' ;;
@@ -114,18 +114,18 @@ __cssctl_values() {
     'cssctl scans wait|--fail-on') vals='critical high medium low info' ;;
     'cssctl scans wait|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl scans wait|--profile') dyn=profiles ;;
-    'cssctl scans wait|--output'|'cssctl scans wait|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl scans wait|--output'|'cssctl scans wait|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl findings|--profile') dyn=profiles ;;
-    'cssctl findings|--output'|'cssctl findings|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl findings|--output'|'cssctl findings|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl findings list|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl findings list|--profile') dyn=profiles ;;
-    'cssctl findings list|--output'|'cssctl findings list|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl findings list|--output'|'cssctl findings list|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl findings summary|--by') vals='severity connection rule status' ;;
     'cssctl findings summary|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl findings summary|--profile') dyn=profiles ;;
     'cssctl findings summary|--output'|'cssctl findings summary|-o') vals='table json' ;;
     'cssctl webhooks|--profile') dyn=profiles ;;
-    'cssctl webhooks|--output'|'cssctl webhooks|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl webhooks|--output'|'cssctl webhooks|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl webhooks create|--events') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped all' list=1 ;;
     'cssctl webhooks create|--profile') dyn=profiles ;;
     'cssctl webhooks create|--output'|'cssctl webhooks create|-o') vals='table json ndjson csv' ;;
@@ -143,7 +143,7 @@ __cssctl_values() {
     'cssctl api|--profile') dyn=profiles ;;
     'cssctl api|--output'|'cssctl api|-o') vals='json ndjson' ;;
     'cssctl config|--profile') dyn=profiles ;;
-    'cssctl config|--output'|'cssctl config|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl config|--output'|'cssctl config|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl config list|--profile') dyn=profiles ;;
     'cssctl config list|--output'|'cssctl config list|-o') vals='table json ndjson csv' ;;
     'cssctl config get|--profile') dyn=profiles ;;

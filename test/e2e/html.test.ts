@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IO } from '../../src/core/io.js';
+import { writeList } from '../../src/core/output/index.js';
+import { html } from '../../src/report/html.js';
+import { Collect } from '../helpers/streams.js';
+import { World, hasCommand } from './harness.js';
+
+/** -o html in a real browser: Debian's chromium, headless (installed by .ci/run; missing there is a failure). */
+const describeChromium = hasCommand('chromium') || process.env.CI === 'true' ? describe : describe.skip;
+
+const HOSTILE = [
+  {
+    id: 'f1',
+    severity: 'critical',
+    title: '<script>window.pwned=1</script>',
+    resource: 'r1',
+    connection_alias: 'prod',
+  },
+  {
+    id: 'f2',
+    severity: 'low',
+    title: '"><img src=x onerror=alert(1)>',
+    resource: '</script><b>x</b>',
+    connection_alias: 'dev',
+  },
+  {
+    id: 'f3',
+    severity: 'high',
+    title: 'Bucket is public',
+    resource: 'arn:aws:s3:::b',
+    connection_alias: 'prod',
+    state: 'new',
+  },
+  {
+    id: 'f4',
+    severity: 'medium',
+    title: 'Another',
+    resource: 'r4',
+    connection_alias: 'prod',
+    state: 'unchanged',
+    ignored: { reason: 'accepted <risk>', expires: '2027-01-01' },
+  },
+];
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cssctl-html-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function render(items: unknown[], failOn?: string): Promise<string> {
+  const stdout = new Collect();
+  const io = new IO({ stdin: new PassThrough(), stdout, stderr: new Collect() }, { env: {} });
+  await writeList(io, items, {
+    format: 'html',
+    formats: { html },
+    columns: [],
+    noun: 'findings',
+    failOn,
+    about: { workspace: 'acme', subject: 'findings list' },
+  });
+  await io.finishOutput();
+  return stdout.text;
+}
+
+function chromium(args: string[]): string {
+  const profile = mkdtempSync(join(dir, 'profile-'));
+  return execFileSync(
+    'chromium',
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+      ...args,
+    ],
+    { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
+
+describe('-o html, as text', () => {
+  it('one HTML5 document with a CSP that forbids everything external, the script allowed by its hash', async () => {
+    const page = await render(HOSTILE, 'high');
+    expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(page).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;; script-src &#39;sha256-[A-Za-z0-9+/=]+&#39;/,
+    );
+    expect(page).not.toMatch(/\b(src|href)=["']?(https?:|\/\/)/i);
+    // Service text is escaped: the only <script> is cssctl's own.
+    expect(page.match(/<script>/g)).toHaveLength(1);
+    expect(page).toContain('&#60;script&#62;window.pwned=1&#60;/script&#62;');
+    expect(page).not.toContain('<img');
+    expect(page).toContain('accepted &#60;risk&#62; (until 2027-01-01)');
+    expect(page).toMatch(/verdict fail">failed<\/span> 2 findings at or above high/);
+  });
+});
+
+describeChromium('-o html in chromium', () => {
+  it('renders; sorts and filters in the page; injected markup never becomes an element', async () => {
+    const file = join(dir, 'report.html');
+    writeFileSync(file, await render(HOSTILE, 'high'));
+    const dom = chromium(['--dump-dom', `file://${file}#severity=critical`]);
+    expect(dom).toContain('data-ready="1"'); // the script ran (its hash matched the CSP)
+    expect(dom).toContain('1 of 4 shown');
+    // Filtered: only the critical row is visible.
+    const visible = [...dom.matchAll(/<tr class="s(\d)[^"]*"[^>]*?( hidden="")?>/g)].filter((m) => !m[2]);
+    expect(visible.map((m) => m[1])).toEqual(['0']);
+    expect(dom).not.toMatch(/<img/);
+    expect(dom.match(/<script/g)).toHaveLength(1);
+    expect(dom).toContain('&lt;script&gt;window.pwned=1&lt;/script&gt;');
+    // Sorted by title, descending, on a #sort in the address.
+    const sorted = chromium(['--dump-dom', `file://${file}#sort=title&desc=1`]);
+    const ids = [...sorted.matchAll(/<td class="id">(f\d)<\/td>/g)].map((m) => m[1]);
+    expect(ids).toEqual(
+      ['f1', 'f2', 'f3', 'f4'].sort((a, b) => {
+        const t = (id: string) => HOSTILE.find((f) => f.id === id)!.title.toLowerCase();
+        return t(b) < t(a) ? -1 : t(b) > t(a) ? 1 : 0;
+      }),
+    );
+    // The state filter reads the ignored findings.
+    const ignored = chromium(['--dump-dom', `file://${file}#state=ignored`]);
+    expect(ignored).toContain('1 of 4 shown');
+  }, 120_000);
+
+  it('a report of the sandbox through the binary, and a screenshot', async () => {
+    const w = await World.start({ rateLimit: 100_000, findingsPerWorkspace: 120 });
+    try {
+      await w.login('acme');
+      const res = await w.run(['findings', 'list', '--all', '-o', 'html']);
+      expect(res.code, res.stderr).toBe(0);
+      const file = join(dir, 'sandbox.html');
+      writeFileSync(file, res.stdout);
+      const dom = chromium(['--dump-dom', `file://${file}`]);
+      expect(dom).toContain('120 of 120 shown');
+      expect(dom).toContain('workspace <b>acme</b>');
+      const png = join(dir, 'shot.png');
+      chromium(['--window-size=1280,900', `--screenshot=${png}`, `file://${file}`]);
+      expect(execFileSync('sh', ['-c', `wc -c < '${png}'`], { encoding: 'utf8' }).trim()).not.toBe('0');
+    } finally {
+      await w.close();
+    }
+  }, 120_000);
+});
