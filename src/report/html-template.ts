@@ -11,7 +11,7 @@ export const STYLE = `
 body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,
 "Helvetica Neue",Arial,sans-serif;display:flex;flex-direction:column}
 header{order:1;padding:20px 28px 8px}
-#summary{order:2;display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:16px;padding:8px 28px}
+#summary{order:2;display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:16px;padding:8px 28px}
 #findings{order:3;padding:8px 28px 28px}
 h1{font-size:20px;margin:0 0 6px}
 h2{font-size:13px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);margin:0 0 10px}
@@ -47,7 +47,10 @@ tr.ignored{opacity:.6}
 footer{order:4;color:var(--muted);padding:0 28px 24px;font-size:12px}
 `;
 
-/** Sorting and filtering, in the page itself; the initial state may come from the address's #fragment. */
+/**
+ * Sorting and filtering, in the page itself: most severe first on load (the rows were written as they came);
+ * the initial filter and order may come from the address's #fragment (`#severity=high&q=bucket&sort=title`).
+ */
 export const SCRIPT = `(function(){
 var body=document.querySelector('#findings tbody');if(!body)return;
 var rows=Array.prototype.slice.call(body.rows);
@@ -71,8 +74,8 @@ document.querySelectorAll('#findings th').forEach(function(th){th.addEventListen
 var h=new URLSearchParams(location.hash.slice(1));
 if(h.get('q'))q.value=h.get('q');if(h.get('severity'))sev.value=h.get('severity');
 if(h.get('state'))st.value=h.get('state');
-if(h.get('sort')){var th=document.querySelector('#findings th[data-key="'+h.get('sort').replace(/[^a-z]/g,'')+'"]');
-if(th){sortBy(th);if(h.get('desc'))sortBy(th);}}
+var th=document.querySelector('#findings th[data-key="'+(h.get('sort')||'severity').replace(/[^a-z]/g,'')+'"]');
+if(th){sortBy(th);if(h.get('desc'))sortBy(th);}
 apply();document.documentElement.dataset.ready='1';})();`;
 
 export const SCRIPT_HASH = `sha256-${createHash('sha256').update(SCRIPT).digest('base64')}`;

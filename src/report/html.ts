@@ -151,14 +151,14 @@ function severityChart(counts: Map<string, number>): string {
     info: 'var(--info)',
     other: 'var(--info)',
   };
-  let svg = `<svg role="img" aria-label="findings by severity" viewBox="0 0 360 ${keys.length * rowH}" width="100%">`;
+  let svg = `<svg role="img" aria-label="findings by severity" viewBox="0 0 270 ${keys.length * rowH}" width="100%">`;
   keys.forEach((k, i) => {
     const n = counts.get(k) ?? 0;
-    const w = Math.round((n / max) * 220);
+    const w = Math.round((n / max) * 150);
     const y = i * rowH;
     svg +=
-      `<text x="0" y="${y + 17}">${k}</text><rect x="70" y="${y + 5}" width="${Math.max(w, n > 0 ? 2 : 0)}" height="16" rx="3" fill="${colour[k]}"/>` +
-      `<text x="${76 + w}" y="${y + 17}">${n.toLocaleString('en-US')}</text>`;
+      `<text x="0" y="${y + 17}">${k}</text><rect x="66" y="${y + 5}" width="${Math.max(w, n > 0 ? 2 : 0)}" height="16" rx="3" fill="${colour[k]}"/>` +
+      `<text x="${72 + w}" y="${y + 17}">${n.toLocaleString('en-US')}</text>`;
   });
   return `<div class="card"><h2>By severity</h2>${svg}</svg></div>`;
 }
@@ -166,7 +166,8 @@ function severityChart(counts: Map<string, number>): string {
 function topList(title: string, counts: Map<string, number>): string {
   const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP);
   const items = top.map(
-    ([k, n]) => `<li><span>${escapeHtml(k)}</span><span>${n.toLocaleString('en-US')}</span></li>`,
+    ([k, n]) =>
+      `<li><span title="${escapeHtml(k)}">${escapeHtml(k)}</span><span>${n.toLocaleString('en-US')}</span></li>`,
   );
   return `<div class="card"><h2>${escapeHtml(title)}</h2><ol>${items.join('') || '<li><span>none</span></li>'}</ol></div>`;
 }

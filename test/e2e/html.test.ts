@@ -143,6 +143,10 @@ describeChromium('-o html in chromium', () => {
       const dom = chromium(['--dump-dom', `file://${file}`]);
       expect(dom).toContain('120 of 120 shown');
       expect(dom).toContain('workspace <b>acme</b>');
+      // Most severe first once the script ran (the rows were written in the service's order).
+      const ranks = [...dom.matchAll(/<tr class="s(\d)/g)].map((m) => Number(m[1]));
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+      expect(ranks[0]).toBe(0);
       const png = join(dir, 'shot.png');
       chromium(['--window-size=1280,900', `--screenshot=${png}`, `file://${file}`]);
       expect(execFileSync('sh', ['-c', `wc -c < '${png}'`], { encoding: 'utf8' }).trim()).not.toBe('0');
