@@ -91,6 +91,11 @@ export class JqProgram {
         .join('\n');
       return { results, messages, error: { message: m[2]!, line: Number(m[1]) } };
     }
+    const parse = /^jq: (parse error: .*)$/m.exec(r.stderr);
+    if (parse && r.exitCode !== 0) {
+      // Not JSON on the way in: a command whose output is text.
+      return { results, messages: '', error: { message: `the output is not JSON (${parse[1]})` } };
+    }
     if (r.exitCode !== 0) {
       // halt_error: its message is what the program chose to say.
       return { results, messages: '', error: { message: r.stderr.trim() || `jq exited with ${r.exitCode}` } };

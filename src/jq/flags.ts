@@ -45,8 +45,14 @@ export interface JqGlobals {
   jqExitStatus?: boolean;
 }
 
-/** The --jq settings, or undefined without --jq (the companions alone are a usage error). */
-export function jqOptions(g: JqGlobals): JqOptions | undefined {
+/** Commands whose stdout is text, never JSON (a token, a path, a value): --jq is refused before they run. */
+const PLAIN_TEXT = new Set(['auth token', 'config get', 'config path']);
+
+/**
+ * The --jq settings, or undefined without --jq (the companions alone are a usage error, and so is --jq on a
+ * command that prints no JSON).
+ */
+export function jqOptions(g: JqGlobals, command?: string): JqOptions | undefined {
   if (g.jq === undefined) {
     const stray = g.arg?.length
       ? '--arg'
@@ -58,6 +64,8 @@ export function jqOptions(g: JqGlobals): JqOptions | undefined {
     if (stray) throw new UsageError(`${stray} needs --jq <filter>`);
     return undefined;
   }
+  if (command !== undefined && PLAIN_TEXT.has(command))
+    throw new UsageError(`--jq: "${command}" prints text, not JSON`);
   const varFlags: string[] = [];
   for (const [flag, list] of [
     ['--arg', g.arg],

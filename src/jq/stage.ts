@@ -85,6 +85,7 @@ class Stage implements JqStage {
       if (!before.error) this.emit(before, send);
     } else if (r.messages) this.io.stderr.write(`${r.messages}\n`);
     const item = lines[at - 1] ?? '';
+    if (r.error.line === undefined) throw new JqRunError(`jq: ${r.error.message}`);
     throw new JqRunError(`jq: ${r.error.message} (at item ${this.lines + at}${idOf(item)})`);
   }
 
@@ -108,7 +109,10 @@ class Stage implements JqStage {
       this.held.length = 0;
       const r = this.program.run(text);
       this.emit(r, (out) => this.io.out(out));
-      if (r.error) throw new JqRunError(`jq: ${r.error.message} (in the JSON document)`);
+      if (r.error)
+        throw new JqRunError(
+          `jq: ${r.error.message}${r.error.line !== undefined ? ' (in the JSON document)' : ''}`,
+        );
     } else if (this.partial.trim() !== '') {
       const rest = `${this.partial}\n`;
       this.partial = '';

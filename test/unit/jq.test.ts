@@ -60,6 +60,16 @@ describe('--jq flags', () => {
     expect(() => pairJqArgs(['--arg', 'x'])).toThrow(UsageError);
   });
 
+  it('--jq is refused on the commands that print text', () => {
+    expect(() => jqOptions({ jq: '.' }, 'auth token')).toThrow(/"auth token" prints text, not JSON/);
+    expect(jqOptions({ jq: '.' }, 'auth status')?.filter).toBe('.');
+  });
+
+  it('output that is not JSON is an error saying so', async () => {
+    const r = await run('.', 'json', ['/home/x/.config/cssctl\n']);
+    expect((r.error as Error).message).toMatch(/^jq: the output is not JSON \(parse error: /);
+  });
+
   it('the companions need --jq; --jq takes json or ndjson only', () => {
     expect(() => jqOptions({ jqExitStatus: true })).toThrow(/--jq-exit-status needs --jq/);
     expect(jqOptions({})).toBeUndefined();

@@ -29,7 +29,7 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
       throw unofferedFormat(flag, offer, commandPath(cmd));
     }
     // --jq: the filter is compiled (exit 2 if it does not) before the verb can send anything.
-    const jq = jqOptions(ctx.globals);
+    const jq = jqOptions(ctx.globals, commandPath(cmd));
     const stage = jq
       ? await import('../../jq/stage.js').then((m) =>
           m.installJq(ctx.io, jq, m.jqMode(ctx.globals.output, ctx.globals.json)),
