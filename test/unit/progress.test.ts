@@ -92,6 +92,7 @@ describe('progress line', () => {
     p.begin('high findings', 0);
     clock.t = 1000;
     p.update(12345, 99999);
+    // eslint-disable-next-line no-control-regex
     const drawn = stderr.text.replace(/\r|\u001b\[K/g, '');
     expect(drawn.length).toBe(23);
     expect(drawn.endsWith('…')).toBe(true);
