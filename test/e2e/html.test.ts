@@ -8,7 +8,9 @@ import { IO } from '../../src/core/io.js';
 import { writeList } from '../../src/core/output/index.js';
 import { html } from '../../src/report/html.js';
 import { Collect } from '../helpers/streams.js';
+import { createServer } from 'node:http';
 import { World, hasCommand } from './harness.js';
+import { Browser } from './cdp.js';
 
 /** -o html in a real browser: Debian's chromium, headless (installed by .ci/run; missing there is a failure). */
 const describeChromium = hasCommand('chromium') || process.env.CI === 'true' ? describe : describe.skip;
@@ -130,6 +132,48 @@ describeChromium('-o html in chromium', () => {
     // The state filter reads the ignored findings.
     const ignored = chromium(['--dump-dom', `file://${file}#state=ignored`]);
     expect(ignored).toContain('1 of 4 shown');
+  }, 120_000);
+
+  it('nothing is fetched: the page asks the network for nothing; markup slipped in is blocked by the CSP', async () => {
+    // A loopback server that counts what reaches it, named by markup a bug might let into the page.
+    let hits = 0;
+    const server = createServer((req, res) => {
+      hits++;
+      res.end(req.url?.endsWith('.js') ? 'document.title="pwned"' : '');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const browser = await Browser.launch(dir);
+    try {
+      const clean = join(dir, 'clean.html');
+      writeFileSync(clean, await render(HOSTILE, 'high'));
+      const page = await browser.open(`file://${clean}`);
+      expect(page.requested()).toEqual([`file://${clean}`]);
+      expect(await browser.evaluate(page.session, 'document.documentElement.dataset.ready')).toBe('1');
+      expect(await browser.evaluate(page.session, 'document.querySelectorAll("img").length')).toBe(0);
+      expect(await browser.evaluate(page.session, 'typeof window.pwned')).toBe('undefined');
+      // The same page with markup that is not cssctl's: an image, a stylesheet, a script from the network and an
+      // inline script. The policy lets none of them run or load.
+      const tampered = join(dir, 'tampered.html');
+      const base = `http://127.0.0.1:${port}`;
+      writeFileSync(
+        tampered,
+        (await render(HOSTILE)).replace(
+          '<header>',
+          `<img src="${base}/x.png"><link rel="stylesheet" href="${base}/s.css"><script src="${base}/s.js"></script>` +
+            `<script>window.inline=1</script><header>`,
+        ),
+      );
+      const bad = await browser.open(`file://${tampered}`);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(hits).toBe(0);
+      expect(await browser.evaluate(bad.session, 'typeof window.inline')).toBe('undefined');
+      expect(await browser.evaluate(bad.session, 'document.title')).not.toBe('pwned');
+      expect(await browser.evaluate(bad.session, 'document.documentElement.dataset.ready')).toBe('1');
+    } finally {
+      browser.close();
+      server.close();
+    }
   }, 120_000);
 
   it('a report of the sandbox through the binary, and a screenshot', async () => {
