@@ -111,7 +111,7 @@ export function buildProgram(
     .addOption(
       new Option(
         '-o, --output <format>',
-        'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github',
+        'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github, html',
       ),
     )
     .option('--json', 'same as -o json')

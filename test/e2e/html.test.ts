@@ -107,6 +107,34 @@ describe('-o html, as text', () => {
   });
 });
 
+describe('-o html through the binary', () => {
+  it('scans create --wait -o html: the scan report, its verdict, then exit 10 for the gate', async () => {
+    const w = await World.start({ rateLimit: 100_000, scanStepMs: 50 });
+    try {
+      await w.login('acme');
+      const res = await w.run(
+        ['scans', 'create', '--connection', 'prod', '--wait', '--fail-on', 'medium', '-o', 'html'],
+        {
+          env: { CSSCTL_POLL_BASE_MS: '20' },
+        },
+      );
+      const scan = /scan (scn_\w+)/.exec(res.stdout)?.[1];
+      expect(scan, res.stderr).toBeDefined();
+      expect(res.stdout).toContain(`<title>cssctl report — scan ${scan}</title>`);
+      expect(res.stdout).toContain('workspace <b>acme</b>');
+      const rows = res.stdout.match(/<tr class="s/g)?.length ?? 0;
+      expect(res.stdout).toContain(`${rows.toLocaleString('en-US')} findings</p>`);
+      if (/class="s[012]/.test(res.stdout)) {
+        expect(res.stdout).toMatch(/verdict fail">failed<\/span> \d+ findings? at or above medium/);
+        expect(res.code).toBe(10);
+      } else expect(res.code).toBe(0);
+      expect(res.stdout.trimEnd().endsWith('</html>')).toBe(true);
+    } finally {
+      await w.close();
+    }
+  }, 60_000);
+});
+
 describeChromium('-o html in chromium', () => {
   it('renders; sorts and filters in the page; injected markup never becomes an element', async () => {
     const file = join(dir, 'report.html');
