@@ -75,18 +75,40 @@ class Stage implements JqStage {
       this.lines += countLines(chunk);
       return;
     }
-    // jq goes on after an error; cssctl stops at it: the lines before it are run again on their own, their
-    // results written, then the error names the item.
+    if (r.error.line === undefined) {
+      // Not an error of one item (halt_error, an abort): what came before it is written, then it stops.
+      this.emit(r, send);
+      throw new JqRunError(`jq: ${r.error.message}`);
+    }
+    // jq goes on after an error; cssctl stops at the first one: the item jq names is checked (the lines before
+    // it run clean, the item alone fails), the results of the lines before it are written, then the error
+    // names the item.
     const lines = chunk.split('\n');
-    const at =
-      r.error.line !== undefined && r.error.line >= 1 && r.error.line <= lines.length ? r.error.line : 1;
-    if (at > 1) {
-      const before = this.program.run(`${lines.slice(0, at - 1).join('\n')}\n`);
-      if (!before.error) this.emit(before, send);
-    } else if (r.messages) this.io.stderr.write(`${r.messages}\n`);
-    const item = lines[at - 1] ?? '';
-    if (r.error.line === undefined) throw new JqRunError(`jq: ${r.error.message}`);
-    throw new JqRunError(`jq: ${r.error.message} (at item ${this.lines + at}${idOf(item)})`);
+    if (lines.at(-1) === '') lines.pop();
+    const { at, before, error } = this.firstFailing(lines, r.error.line);
+    if (before) this.emit(before, send);
+    throw new JqRunError(`jq: ${error} (at item ${this.lines + at}${idOf(lines[at - 1] ?? '')})`);
+  }
+
+  /**
+   * The first of `lines` whose run fails, starting from the line jq named (`hint`, 1-based): back while the
+   * lines before it fail, forward while it runs clean on its own. With the run of the lines before it.
+   */
+  private firstFailing(lines: string[], hint: number): { at: number; before?: JqRun; error: string } {
+    const runLines = (from: number, to: number) => this.program.run(`${lines.slice(from, to).join('\n')}\n`);
+    let at = Math.min(Math.max(hint, 1), lines.length);
+    let before: JqRun | undefined;
+    for (;;) {
+      before = at > 1 ? runLines(0, at - 1) : undefined;
+      if (!before?.error) break;
+      at = Math.min(Math.max(before.error.line ?? at - 1, 1), at - 1);
+    }
+    for (;;) {
+      const alone = runLines(at - 1, at);
+      if (alone.error || at >= lines.length) return { at, before, error: alone.error?.message ?? 'error' };
+      at++;
+      before = runLines(0, at - 1);
+    }
   }
 
   private emit(r: JqRun, send: (out: string) => void): void {

@@ -80,6 +80,17 @@ describe('findings summary', () => {
     const s = JSON.parse(res.stdout) as Summary;
     expect(s.total).toBe(findings.filter((f) => f.severity === 'critical' || f.severity === 'high').length);
     for (const g of s.groups) expect(g.by_severity.medium).toBe(0);
+    const missing = await w.run(['findings', 'summary', '--scan', 'scn_doesnotexist']);
+    expect(missing.code).toBe(5);
+    const scans = JSON.parse((await w.run(['scans', 'list', '--json'])).stdout) as {
+      scan_id: string;
+      total_findings: number;
+    }[];
+    const done = scans.find((x) => x.total_findings > 0)!;
+    const one = JSON.parse(
+      (await w.run(['findings', 'summary', '--scan', done.scan_id, '--json'])).stdout,
+    ) as Summary;
+    expect(one.total).toBe(done.total_findings);
     const bad = await w.run(['findings', 'summary', '--by', 'colour']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: .*colour/m);

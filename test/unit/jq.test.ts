@@ -172,3 +172,27 @@ describe('--jq stage', () => {
     expect(compiled.program.run('0').results).toEqual(['0']);
   }, 60_000);
 });
+
+describe('--jq stage: naming the item', () => {
+  it('whatever line jq reports, the first item that fails is named, and the results before it written', async () => {
+    const items = Array.from({ length: 12 }, (_, i) =>
+      JSON.stringify({ id: `f${i + 1}`, v: i === 6 || i === 9 ? 'x' : i }),
+    );
+    const r = await run('.v + 1', 'ndjson', [`${items.join('\n')}\n`]);
+    expect(r.out).toBe('1\n2\n3\n4\n5\n6\n');
+    expect((r.error as Error).message).toBe(
+      'jq: string ("x") and number (1) cannot be added (at item 7, id "f7")',
+    );
+    // The last item of a chunk.
+    const multi = await run('.v + 1', 'ndjson', ['{"id":"a","v":1}\n{"id":"b","v":"x"}\n']);
+    expect((multi.error as Error).message).toContain('at item 2, id "b"');
+  });
+
+  it('halt_error stops with its message, after the results before it', async () => {
+    const r = await run('if .v == 2 then "stop\\n" | halt_error else .v end', 'ndjson', [
+      '{"v":1}\n{"v":2}\n{"v":3}\n',
+    ]);
+    expect(r.out).toBe('1\n');
+    expect((r.error as Error).message).toBe('jq: stop');
+  });
+});

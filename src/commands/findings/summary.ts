@@ -1,6 +1,6 @@
 // `cssctl findings summary [--by severity|connection|rule|status]` (cli-contract.md §9).
 import { SEVERITIES, type Finding, type Severity } from '../../api/findings-types.js';
-import { listFindings } from '../../api/findings.js';
+import { getScan, listFindings } from '../../api/findings.js';
 import { Paginator, idOfObject } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
@@ -68,6 +68,8 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<void>
     }
   }
   const result = counter.summary();
+  // No findings for a scan: that scan must exist (a mistyped id is exit 5, not an empty summary).
+  if (scanId && result.total === 0) await getScan(client, scanId);
   if (format === 'json') {
     ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
     return;
