@@ -34,6 +34,7 @@ overflow:hidden}
 th,td{text-align:left;padding:7px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
 th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);cursor:pointer;
 user-select:none;white-space:nowrap;position:sticky;top:0;background:var(--card)}
+th:focus-visible{outline:2px solid var(--low);outline-offset:-2px}
 th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 tbody tr:hover{background:color-mix(in srgb,var(--line) 40%,transparent)}
 td.sev span{display:inline-block;min-width:68px;text-align:center;padding:1px 8px;border-radius:999px;
@@ -69,7 +70,9 @@ rows.sort(function(a,b){var x,y;if(k==='severity'){x=+a.dataset.rank;y=+b.datase
 else{x=a.cells[i].textContent.toLowerCase();y=b.cells[i].textContent.toLowerCase();}
 return (x<y?-1:x>y?1:0)*d;});
 var f=document.createDocumentFragment();rows.forEach(function(r){f.appendChild(r);});body.appendChild(f);}
-document.querySelectorAll('#findings th').forEach(function(th){th.addEventListener('click',function(){sortBy(th);});});
+document.querySelectorAll('#findings th').forEach(function(th){th.tabIndex=0;
+th.addEventListener('click',function(){sortBy(th);});
+th.addEventListener('keydown',function(e){if(e.key==='Enter'||e.key===' '){e.preventDefault();sortBy(th);}});});
 [q,sev,st].forEach(function(e){e.addEventListener('input',apply);});
 var h=new URLSearchParams(location.hash.slice(1));
 if(h.get('q'))q.value=h.get('q');if(h.get('severity'))sev.value=h.get('severity');
