@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World, lines, received } from './harness.js';
+import { interruptWhen } from './interrupt.js';
 
 let w: World;
 let total: number;
@@ -94,6 +95,33 @@ describe('--jq through the binary', () => {
     expect(crit.code).toBe(1);
     const ok = await w.run(['findings', 'list', '--all', '--jq', 'length > 0', '--jq-exit-status']);
     expect(ok.code).toBe(0);
+  });
+
+  it('Ctrl-C: ndjson keeps the results written, json prints no half-list answer; both give the resume command', async () => {
+    const interrupt = (mode: string[]) => {
+      w.sandbox.clearRequests();
+      w.sandbox.injectFaults(
+        { kind: 'slow', ms: 1, count: 2, path: '/findings' },
+        { kind: 'slow', ms: 8_000, path: '/findings' },
+      );
+      return interruptWhen(
+        ['findings', 'list', '--all', '--limit', '40', ...mode],
+        w.env,
+        () => received(w.sandbox, '/findings').length > 2,
+      );
+    };
+    const nd = await interrupt(['-o', 'ndjson', '--jq', '.id']);
+    expect(nd.code).toBe(130);
+    const ids = lines(nd.stdout);
+    expect(ids.length).toBeGreaterThanOrEqual(40);
+    expect(ids.every((id) => /^fnd_\w+$/.test(id))).toBe(true);
+    expect(nd.stderr).toMatch(
+      /resume with: cssctl findings list --all --limit 40 -o ndjson --jq \.id --offset \d+/,
+    );
+    const json = await interrupt(['--jq', 'length']);
+    expect(json.code).toBe(130);
+    expect(json.stdout).toBe('');
+    expect(json.stderr).toMatch(/resume with: cssctl findings list/);
   });
 
   it('jq-wasm is loaded only when --jq is given', async () => {
