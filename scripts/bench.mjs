@@ -6,7 +6,8 @@
 //      undici pager writing the same bytes (scripts/bench/bare-pager.mjs).
 //   3. 600 findings at 25 per page under a rate limit: 429s, and wall time against the ideal client.
 //   4. Report formats (sarif, junit, html) at 10,000 and 100,000 findings beside ndjson: peak RSS.
-// Usage: npm run build && npm run bench [-- --runs 15 --findings 10000 --only startup|exports|ratelimit|reports|html] (--reports-only = --only reports)
+//   5. --jq at 10,000 and 100,000 findings: ndjson (streamed, flat) and json (the whole list held).
+// Usage: npm run build && npm run bench [-- --runs 15 --findings 10000 --only startup|exports|ratelimit|reports|jq|html] (--reports-only = --only reports)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -345,6 +346,40 @@ async function reportReports(formats = ['ndjson', 'sarif', 'junit', 'html']) {
   }
 }
 
+/**
+ * --jq's memory: with -o ndjson the filter runs over each chunk as it streams (flat); with -o json over the
+ * whole list at the end (the document is held, as jq holds its one input).
+ */
+async function reportJq() {
+  console.log('\n5. --jq over `findings list --all`, peak RSS (ndjson target ≤ 1.5× the 10k peak):');
+  const rows = [];
+  for (const n of [SMALL, LARGE]) {
+    await withSandbox(
+      { SANDBOX_FINDINGS: String(n), SANDBOX_RATE_LIMIT: '100000000' },
+      async (url, token) => {
+        const env = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: url, CSSCTL_WORKSPACE: 'acme' };
+        for (const [mode, args] of [
+          ['ndjson --jq .id', ['-o', 'ndjson', '--jq', '.id']],
+          ['--jq length', ['--jq', 'length']],
+        ]) {
+          const r = runNode([bin, 'findings', 'list', '--all', '-q', ...args], env, { stdoutFile: 'ignore' });
+          rows.push({ n, mode, ...r });
+          row(
+            `${mode.padEnd(16)} ${n.toLocaleString('en-US').padStart(7)} findings`,
+            mib(r.rssKiB),
+            `${(r.wall / 1000).toFixed(2)} s`,
+          );
+        }
+      },
+    );
+  }
+  const [a, b] = [SMALL, LARGE].map((n) => rows.find((r) => r.n === n && r.mode === 'ndjson --jq .id'));
+  row(
+    `ndjson --jq: 10× the findings → ${(b.rssKiB / a.rssKiB).toFixed(2)}× the peak`,
+    mark(b.rssKiB / a.rssKiB <= 1.5),
+  );
+}
+
 async function reportStartup() {
   const s = await startup();
   const base = s[0][1];
@@ -468,6 +503,7 @@ try {
   if (!only || only === 'exports') await reportExports();
   if (!only || only === 'ratelimit') await reportRateLimits();
   if (!only || only === 'reports' || process.argv.includes('--reports-only')) await reportReports();
+  if (!only || only === 'jq') await reportJq();
   // Only html's flat memory, beside ndjson (`npm run bench -- --only html`).
   if (only === 'html') await reportReports(['ndjson', 'html']);
   console.log(`\nBenchmark took ${((Date.now() - started) / 1000).toFixed(0)} s.`);

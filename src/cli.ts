@@ -48,7 +48,8 @@ function earlyFlags(argv: string[], env: NodeJS.ProcessEnv) {
     quiet,
     verbose: args.includes('--verbose') || env.CSSCTL_DEBUG === '1',
     noColor: args.includes('--no-color'),
-    jsonErrors: args.includes('--json') || output === 'json' || output === 'ndjson',
+    // --jq implies -o json (src/jq/flags.ts).
+    jsonErrors: args.includes('--json') || args.includes('--jq') || output === 'json' || output === 'ndjson',
   };
 }
 
