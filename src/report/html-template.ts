@@ -58,10 +58,12 @@ var rows=Array.prototype.slice.call(body.rows);
 var q=document.getElementById('q'),sev=document.getElementById('sev'),st=document.getElementById('state'),
 shown=document.getElementById('shown');
 document.querySelector('.controls').hidden=false;
+rows.forEach(function(r){r._t=r.textContent.toLowerCase();});
 function apply(){var t=q.value.trim().toLowerCase(),s=sev.value,x=st.value,n=0;
 rows.forEach(function(r){var ok=(!s||r.dataset.sev===s)&&(!x||r.dataset.state===x)&&
-(!t||r.textContent.toLowerCase().indexOf(t)>=0);r.hidden=!ok;if(ok)n++;});
-shown.textContent=n+' of '+rows.length+' shown';}
+(!t||r._t.indexOf(t)>=0);if(r.hidden===ok)r.hidden=!ok;if(ok)n++;});
+shown.textContent=n.toLocaleString('en-US')+' of '+rows.length.toLocaleString('en-US')+' shown';}
+var timer;function later(){clearTimeout(timer);timer=setTimeout(apply,rows.length>5000?150:0);}
 var dir={};
 function sortBy(th){var i=th.cellIndex,k=th.dataset.key,d=dir[k]=dir[k]===1?-1:1;
 document.querySelectorAll('#findings th').forEach(function(h){h.removeAttribute('aria-sort');});
@@ -73,7 +75,7 @@ var f=document.createDocumentFragment();rows.forEach(function(r){f.appendChild(r
 document.querySelectorAll('#findings th').forEach(function(th){th.tabIndex=0;
 th.addEventListener('click',function(){sortBy(th);});
 th.addEventListener('keydown',function(e){if(e.key==='Enter'||e.key===' '){e.preventDefault();sortBy(th);}});});
-[q,sev,st].forEach(function(e){e.addEventListener('input',apply);});
+q.addEventListener('input',later);[sev,st].forEach(function(e){e.addEventListener('input',apply);});
 var h=new URLSearchParams(location.hash.slice(1));
 if(h.get('q'))q.value=h.get('q');if(h.get('severity'))sev.value=h.get('severity');
 if(h.get('state'))st.value=h.get('state');
