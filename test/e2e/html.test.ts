@@ -180,6 +180,31 @@ describeChromium('-o html in chromium', () => {
       expect(await browser.evaluate(page.session, 'document.documentElement.dataset.ready')).toBe('1');
       expect(await browser.evaluate(page.session, 'document.querySelectorAll("img").length')).toBe(0);
       expect(await browser.evaluate(page.session, 'typeof window.pwned')).toBe('undefined');
+      // Typing into the filter (real key input) and clicking a heading.
+      await browser.evaluate(page.session, 'document.getElementById("q").focus()');
+      await browser.send('Input.insertText', { text: 'PUBLIC' }, page.session);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await browser.evaluate(page.session, 'document.getElementById("shown").textContent')).toBe(
+        '1 of 4 shown',
+      );
+      await browser.evaluate(
+        page.session,
+        'document.getElementById("q").value = ""; document.getElementById("q").dispatchEvent(new Event("input"))',
+      );
+      await browser.evaluate(page.session, 'document.querySelector("th[data-key=id]").click()');
+      expect(
+        await browser.evaluate(
+          page.session,
+          '[...document.querySelectorAll("td.id")].map((c) => c.textContent).join()',
+        ),
+      ).toBe('f1,f2,f3,f4');
+      await browser.evaluate(page.session, 'document.querySelector("th[data-key=id]").click()');
+      expect(
+        await browser.evaluate(
+          page.session,
+          '[...document.querySelectorAll("td.id")].map((c) => c.textContent).join()',
+        ),
+      ).toBe('f4,f3,f2,f1');
       // The same page with markup that is not cssctl's: an image, a stylesheet, a script from the network and an
       // inline script. The policy lets none of them run or load.
       const tampered = join(dir, 'tampered.html');
