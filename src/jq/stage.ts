@@ -16,7 +16,8 @@ export type JqMode = 'json' | 'ndjson';
 
 /** The --jq stage of one command: `end()` after the command succeeded, `abandon()` when it failed. */
 export interface JqStage {
-  end(): Promise<void>;
+  /** Runs what is held (json) or left (ndjson); `gate: false` when the command's own exit code stands. */
+  end(opts?: { gate?: boolean }): Promise<void>;
   abandon(): void;
 }
 
@@ -123,7 +124,7 @@ class Stage implements JqStage {
     send(out);
   }
 
-  async end(): Promise<void> {
+  async end({ gate = true }: { gate?: boolean } = {}): Promise<void> {
     this.io.flushOut();
     this.io.setOutputFilter(undefined);
     if (this.mode === 'json') {
@@ -140,7 +141,7 @@ class Stage implements JqStage {
       this.partial = '';
       this.ndjson(rest, (out) => this.io.out(out));
     }
-    if (this.opts.exitStatus) {
+    if (this.opts.exitStatus && gate) {
       // As jq -e: the last result decides; no result at all is a failure too (jq's own code for that, 4, is
       // cssctl's "forbidden").
       if (this.results === 0) throw new ExitError('--jq-exit-status: the filter gave no result', 1);

@@ -124,6 +124,31 @@ describe('--jq through the binary', () => {
     expect(json.stderr).toMatch(/resume with: cssctl findings list/);
   });
 
+  it('a command that sets its own exit code after its output (scans wait --fail-on) still prints the results', async () => {
+    const scans = JSON.parse((await w.run(['scans', 'list', '--json'])).stdout) as {
+      scan_id: string;
+      status: string;
+      critical_count?: number;
+    }[];
+    const scan = scans.find((s) => s.status === 'completed' && (s.critical_count ?? 0) > 0)!;
+    const res = await w.run(['scans', 'wait', scan.scan_id, '--fail-on', 'critical', '--jq', '.status']);
+    expect(res.stdout).toBe('completed\n');
+    expect(res.code).toBe(10);
+    // --jq-exit-status does not override the gate's code.
+    const gated = await w.run([
+      'scans',
+      'wait',
+      scan.scan_id,
+      '--fail-on',
+      'critical',
+      '--jq',
+      'false',
+      '--jq-exit-status',
+    ]);
+    expect(gated.stdout).toBe('false\n');
+    expect(gated.code).toBe(10);
+  });
+
   it('jq-wasm is loaded only when --jq is given', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cssctl-jq-'));
     try {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../core/context.js';
+import { ExitError } from '../../core/errors.js';
 import { OUTPUT_FORMATS } from '../../core/config.js';
 import { LIST_OFFER, unofferedFormat, type Offer } from '../../core/output/offer.js';
 import { jqOptions } from '../../jq/flags.js';
@@ -39,7 +40,10 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
     try {
       await verb(ctx, cmd.opts<O & object>(), cmd.args.slice(0, cmd.registeredArguments.length));
     } catch (err) {
-      stage?.abandon();
+      // A command that wrote its whole output and then set its exit code (a scan that failed, --fail-on met):
+      // the output is still filtered and printed; its exit code stands. Otherwise nothing half-read is.
+      if (stage && err instanceof ExitError) await stage.end({ gate: false });
+      else stage?.abandon();
       throw err;
     }
     await stage?.end();
