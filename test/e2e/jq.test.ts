@@ -77,6 +77,16 @@ describe('--jq through the binary', () => {
     const res = await w.run(['findings', 'list', '--limit', '5', '-o', 'ndjson', '--jq', '.severity | keys']);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/has no keys.*at item 1, id \\"fnd_/);
+    for (const args of [
+      ['completion', 'bash'],
+      ['auth', 'token'],
+      ['config', 'path'],
+    ]) {
+      const text = await w.run([...args, '--jq', '.']);
+      expect(text.code, args.join(' ')).toBe(2);
+      expect(text.stdout).toBe('');
+      expect(text.stderr).toContain('not JSON');
+    }
     const csv = await w.run(['findings', 'list', '-o', 'csv', '--jq', '.']);
     expect(csv.code).toBe(2);
     expect(csv.stderr).toContain('--jq works with -o json or -o ndjson');
