@@ -5,8 +5,9 @@
 //   2. Exports of 10,000 and 100,000 findings (rate limits off): peak RSS, and wall time against a bare
 //      undici pager writing the same bytes (scripts/bench/bare-pager.mjs).
 //   3. 600 findings at 25 per page under a rate limit: 429s, and wall time against the ideal client.
-//   4. CI report formats (sarif, junit) at 10,000 and 100,000 findings beside ndjson: peak RSS.
-// Usage: npm run build && npm run bench [-- --runs 15 --findings 10000 --only startup|exports|ratelimit|reports] (--reports-only = --only reports)
+//   4. Report formats (sarif, junit, html) at 10,000 and 100,000 findings beside ndjson: peak RSS.
+//   5. --jq at 10,000 and 100,000 findings: ndjson (streamed, flat) and json (the whole list held).
+// Usage: npm run build && npm run bench [-- --runs 15 --findings 10000 --only startup|exports|ratelimit|reports|jq|html] (--reports-only = --only reports)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -171,6 +172,9 @@ async function startup() {
       ['cssctl --version', [bin, '--version']],
       ['cssctl --help', [bin, '--help']],
       ['cssctl connections list --json', [bin, 'connections', 'list', '--json']],
+      // --jq loads jq-wasm (jq 1.8 in WebAssembly) on that path only; without it nothing of jq is loaded
+      // (test/e2e/jq.test.ts checks require.cache), so the line above is what every other command pays.
+      ['cssctl connections list --jq .', [bin, 'connections', 'list', '--jq', '.']],
       ['cssctl api /findings?limit=1', [bin, 'api', '/findings?limit=1']],
       ['  load the CLI (commander, chalk, tree)', ['--input-type=module', '-e', cliOnly(true)]],
       ['  the same without the code cache', ['--input-type=module', '-e', cliOnly(false)]],
@@ -302,8 +306,7 @@ async function rateLimited(limit, windowSec, runs) {
  * Peak RSS of the CI report formats (src/commands/findings/formats/) at SMALL and LARGE findings beside
  * ndjson, through `cssctl findings list --all -o <fmt>` against the sandbox.
  */
-async function reportsMemory() {
-  const FORMATS = ['ndjson', 'sarif', 'junit'];
+async function reportsMemory(FORMATS) {
   const rows = [];
   for (const n of [SMALL, LARGE]) {
     await withSandbox(
@@ -322,22 +325,22 @@ async function reportsMemory() {
   return rows;
 }
 
-async function reportReports() {
+async function reportReports(formats = ['ndjson', 'sarif', 'junit', 'html']) {
   console.log(
-    '\n4. CI report exports, `cssctl findings list --all -o <fmt>`, peak RSS (target ≤ 1.5× both ways):',
+    '\n4. Report exports (CI reports and html), `cssctl findings list --all -o <fmt>`, peak RSS (target ≤ 1.5× both ways):',
   );
   if (!hasFindingsList) {
     console.log('  (no `findings list` in this build)');
     return;
   }
-  const rows = await reportsMemory();
+  const rows = await reportsMemory(formats);
   for (const r of rows)
     row(
       `${r.fmt.padEnd(7)} ${r.n.toLocaleString('en-US').padStart(7)} findings`,
       mib(r.rssKiB),
       `${(r.wall / 1000).toFixed(2)} s`,
     );
-  for (const fmt of ['ndjson', 'sarif', 'junit']) {
+  for (const fmt of formats) {
     const [a, b] = [SMALL, LARGE].map((n) => rows.find((r) => r.n === n && r.fmt === fmt));
     const nd = rows.find((r) => r.n === LARGE && r.fmt === 'ndjson');
     const ok = b.rssKiB / a.rssKiB <= 1.5 && b.rssKiB / nd.rssKiB <= 1.5;
@@ -347,6 +350,40 @@ async function reportReports() {
       mark(ok),
     );
   }
+}
+
+/**
+ * --jq's memory: with -o ndjson the filter runs over each chunk as it streams (flat); with -o json over the
+ * whole list at the end (the document is held, as jq holds its one input).
+ */
+async function reportJq() {
+  console.log('\n5. --jq over `findings list --all`, peak RSS (ndjson target ≤ 1.5× the 10k peak):');
+  const rows = [];
+  for (const n of [SMALL, LARGE]) {
+    await withSandbox(
+      { SANDBOX_FINDINGS: String(n), SANDBOX_RATE_LIMIT: '100000000' },
+      async (url, token) => {
+        const env = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: url, CSSCTL_WORKSPACE: 'acme' };
+        for (const [mode, args] of [
+          ['ndjson --jq .id', ['-o', 'ndjson', '--jq', '.id']],
+          ['--jq length', ['--jq', 'length']],
+        ]) {
+          const r = runNode([bin, 'findings', 'list', '--all', '-q', ...args], env, { stdoutFile: 'ignore' });
+          rows.push({ n, mode, ...r });
+          row(
+            `${mode.padEnd(16)} ${n.toLocaleString('en-US').padStart(7)} findings`,
+            mib(r.rssKiB),
+            `${(r.wall / 1000).toFixed(2)} s`,
+          );
+        }
+      },
+    );
+  }
+  const [a, b] = [SMALL, LARGE].map((n) => rows.find((r) => r.n === n && r.mode === 'ndjson --jq .id'));
+  row(
+    `ndjson --jq: 10× the findings → ${(b.rssKiB / a.rssKiB).toFixed(2)}× the peak`,
+    mark(b.rssKiB / a.rssKiB <= 1.5),
+  );
 }
 
 async function reportStartup() {
@@ -368,13 +405,15 @@ async function reportStartup() {
   const list = ratio('cssctl connections list --json');
   const confSet = ratio('  cssctl config set (+ lock, conf, write)');
   const confAlone = ratio('  node loading conf alone');
+  const jq = ratio('cssctl connections list --jq .');
   const plus = (x) => `+${Math.max(0, x).toFixed(2)}×`;
   console.log(
     `  Where a request command's time goes: node itself 1.00×; loading the CLI ${plus(cli - 1)} (compiled` +
       ` from source instead of with its code cache: ${plus(uncached - 1)}); reading the profile` +
       ` ${plus(conf - cli)}; the rest (credentials, session, one GET through undici, output) ${plus(list - conf)}.` +
       ` For scale: one GET with only the undici parts cssctl loads, compiled without a cache, is` +
-      ` ${core.toFixed(2)}×; with node:http, ${http.toFixed(2)}×.`,
+      ` ${core.toFixed(2)}×; with node:http, ${http.toFixed(2)}×.` +
+      ` --jq loads and compiles jq's WebAssembly on its own path: ${plus(jq - list)} over --json.`,
   );
   console.log(
     `  Settings through conf: a command that writes config.json (config set) is ${plus(confSet - conf)} over` +
@@ -478,6 +517,9 @@ try {
   if (!only || only === 'exports') await reportExports();
   if (!only || only === 'ratelimit') await reportRateLimits();
   if (!only || only === 'reports' || process.argv.includes('--reports-only')) await reportReports();
+  if (!only || only === 'jq') await reportJq();
+  // Only html's flat memory, beside ndjson (`npm run bench -- --only html`).
+  if (only === 'html') await reportReports(['ndjson', 'html']);
   console.log(`\nBenchmark took ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 } finally {
   rmSync(work, { recursive: true, force: true });

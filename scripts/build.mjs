@@ -180,8 +180,9 @@ const common = {
   target: 'node22',
   sourcemap: false,
   legalComments: 'none',
-  // keytar is a native, optional addon: it is loaded at run time when present.
-  external: ['keytar'],
+  // keytar is a native, optional addon: it is loaded at run time when present. jq-wasm (--jq only) is
+  // required from node_modules when --jq is given, so that it finds its jq.wasm beside it.
+  external: ['keytar', 'jq-wasm'],
   define: { __CSSCTL_VERSION__: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies call require(); give them one in the ESM output.
   banner: {

@@ -8,6 +8,7 @@ import { terminalText } from './core/terminal-text.js';
 import { registerCommands } from './commands/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { VERSION } from './version.js';
+import { pairJqArgs } from './jq/flags.js';
 
 export interface MainOptions {
   argv: string[];
@@ -47,7 +48,8 @@ function earlyFlags(argv: string[], env: NodeJS.ProcessEnv) {
     quiet,
     verbose: args.includes('--verbose') || env.CSSCTL_DEBUG === '1',
     noColor: args.includes('--no-color'),
-    jsonErrors: args.includes('--json') || output === 'json' || output === 'ndjson',
+    // --jq implies -o json (src/jq/flags.ts).
+    jsonErrors: args.includes('--json') || args.includes('--jq') || output === 'json' || output === 'ndjson',
   };
 }
 
@@ -61,6 +63,7 @@ const VALUE_OPTIONS = new Set([
   '--output',
   '--timeout',
   '--max-wait',
+  '--jq',
 ]);
 
 /** The first word of argv that is not an option or an option's value (the command), with its index. */
@@ -70,6 +73,7 @@ function commandWord(argv: string[]): { word?: string; index: number } {
     if (a === '--') break;
     if (a.startsWith('-')) {
       if (VALUE_OPTIONS.has(a)) i++;
+      else if (a === '--arg' || a === '--argjson') i += 2;
       continue;
     }
     return { word: a, index: i };
@@ -108,7 +112,7 @@ export function buildProgram(
     .addOption(
       new Option(
         '-o, --output <format>',
-        'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github',
+        'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github, html',
       ),
     )
     .option('--json', 'same as -o json')
@@ -116,7 +120,11 @@ export function buildProgram(
     .option('-q, --quiet', 'no spinners, notices or hints on stderr')
     .option('--verbose', 'log each HTTP exchange to stderr, secrets redacted (env: CSSCTL_DEBUG=1)')
     .option('--timeout <seconds>', 'per-request timeout', undefined)
-    .option('--max-wait <seconds>', 'longest total wait on rate limits for one command');
+    .option('--max-wait <seconds>', 'longest total wait on rate limits for one command')
+    .option('--jq <filter>', 'filter JSON output with a jq program (implies -o json unless -o ndjson)')
+    .option('--arg <name> <value>', 'with --jq: bind $name to the string value (repeatable)', collectArg)
+    .option('--argjson <name> <json>', 'with --jq: bind $name to the JSON value (repeatable)', collectArg)
+    .option('--jq-exit-status', 'with --jq: exit 1 when the last result is false or null (as jq -e)');
   program.configureOutput({
     writeOut: (s) => io.out(s),
     writeErr: (s) => io.stderr.write(s),
@@ -139,6 +147,10 @@ export function buildProgram(
   };
   program.commands.forEach(configure);
   return program;
+}
+
+function collectArg(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 /** Commander wraps help to this width: the terminal's, else 80. */
@@ -171,7 +183,7 @@ export async function main(opts: MainOptions): Promise<number> {
   const program = buildProgram(io, makeContext, opts.env, opts.argv);
   let code: number = ExitCode.ok;
   try {
-    await program.parseAsync(helpAsFlag(opts.argv), { from: 'user' });
+    await program.parseAsync(helpAsFlag(pairJqArgs(opts.argv)), { from: 'user' });
   } catch (err) {
     code = await failed(err, io, signal, jsonErrors());
   }

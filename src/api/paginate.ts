@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { CliError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 import { useExportHeap } from '../core/heap.js';
+import { progressOf } from '../core/progress.js';
 
 export interface Page<T> {
   items: T[];
@@ -104,6 +105,8 @@ export class Paginator<T> implements AsyncIterable<T> {
       io: IO;
       /** What the list is called in warnings, e.g. "high findings". */
       label?: string;
+      /** After each page: items read (as an offset) of the total; default: the terminal's progress line. */
+      onPage?: (read: number, total: number | undefined) => void;
     },
   ) {
     this.position = opts.startOffset;
@@ -142,6 +145,19 @@ export class Paginator<T> implements AsyncIterable<T> {
    * item i (where a resumed run starts), is given only when some were dropped.
    */
   private async *batches(): AsyncGenerator<{ items: T[]; start: number; ends?: number[] }> {
+    const progress = this.opts.onPage ? undefined : progressOf(this.opts.io);
+    progress?.begin(this.opts.label ?? 'Reading', this.position);
+    const onPage = this.opts.onPage ?? progress?.update.bind(progress);
+    try {
+      yield* this.walk(onPage);
+    } finally {
+      progress?.end();
+    }
+  }
+
+  private async *walk(
+    onPage: ((read: number, total: number | undefined) => void) | undefined,
+  ): AsyncGenerator<{ items: T[]; start: number; ends?: number[] }> {
     let recent = new Set<string>();
     let previous = new Set<string>();
     const seenPages = new Set<string>();
@@ -220,6 +236,7 @@ export class Paginator<T> implements AsyncIterable<T> {
       }
       if (fresh.length > 0) yield { items: fresh, start: pageStart, ends };
       this.position = pageStart + page.items.length;
+      onPage?.(this.position, this.total);
       if (fresh.length === 0) {
         this.warn('the service returned a page of items already printed; stopping');
         break;

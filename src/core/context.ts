@@ -39,6 +39,11 @@ export interface GlobalOptions {
   verbose?: boolean;
   timeout?: string;
   maxWait?: string;
+  /** --jq and its companions (src/jq/flags.ts). */
+  jq?: string;
+  arg?: string[];
+  argjson?: string[];
+  jqExitStatus?: boolean;
 }
 
 export type Source = 'flag' | 'env' | 'profile' | 'default' | 'unset';
@@ -109,7 +114,7 @@ export function resolveSettings(
         : key === 'workspace'
           ? g.workspace
           : key === 'output'
-            ? g.json
+            ? g.json || (g.jq !== undefined && g.output === undefined)
               ? 'json'
               : g.output
             : undefined;
@@ -433,10 +438,13 @@ export class Context {
       clock: this.clock,
       maxWaitMs,
       shared: fileExhaustedWindows(this.configDir, () => this.clock.now()),
-      onWait: ({ waitMs, reason }) =>
+      onWait: ({ waitMs, reason }) => {
+        // During a long read the wait is a countdown on its progress line (src/core/progress.ts).
+        if (io.progress?.active) return io.progress.wait(waitMs);
         io.notice(
           `${reason === '429' ? 'rate limited by the service' : 'rate limit reached'}; waiting ${formatWait(waitMs)} before the next request`,
-        ),
+        );
+      },
     });
     let send: Send = createTransport({ timeoutMs, clock: this.clock });
     send = withLogging(send, (line) => io.debug(line), this.clock);

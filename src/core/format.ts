@@ -25,6 +25,14 @@ export interface FormatterContext<T> {
   page?: () => Promise<PageInfo | undefined>;
   /** The `--fail-on` threshold, for report formats that mark failures (junit); undefined when not given. */
   failOn?: string;
+  /** What is reported, for reports that say so (html). */
+  about?: ReportAbout;
+}
+
+/** The workspace and what was read ("scan scn_1", "findings list"), for a report's header. */
+export interface ReportAbout {
+  workspace?: string;
+  subject?: string;
 }
 
 /** A single page of a longer list: it started at `offset` of `total` items. */

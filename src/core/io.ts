@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CliError } from './errors.js';
-import { OutputSink } from './sink.js';
+import type { ProgressLine } from './progress.js';
+import { OutputSink, type OutputFilter } from './sink.js';
 import { terminalText } from './terminal-text.js';
 
 export interface Streams {
@@ -50,6 +51,8 @@ export class IO {
   readonly color: ChalkInstance;
   /** Colour for messages on stderr. */
   readonly errColor: ChalkInstance;
+  /** The progress line of a long read (src/core/progress.ts), once one was made. */
+  progress?: ProgressLine;
   private readonly secrets = new Set<string>();
   private readonly sink: OutputSink;
 
@@ -99,6 +102,7 @@ export class IO {
 
   /** Data for stdout, written at once. */
   out(text: string): void {
+    if (this.progress && this.stdoutIsTTY) this.progress.clear(); // one terminal: the data takes the line
     this.sink.write(text);
   }
 
@@ -107,6 +111,7 @@ export class IO {
    * items (backpressure, and a write error stops the loop) and call `flushOut()` when the loop ends.
    */
   outBatched(text: string): void {
+    if (this.progress && this.stdoutIsTTY) this.progress.clear();
     this.sink.batched(text);
   }
 
@@ -119,8 +124,14 @@ export class IO {
     this.sink.flush();
   }
 
+  /** Text for stdout passes through `filter` first (--jq); undefined takes it away. */
+  setOutputFilter(filter: OutputFilter | undefined): void {
+    this.sink.filter = filter;
+  }
+
   /** Writes all pending output and waits for stdout to take it; the write error, if one happened. */
   finishOutput(): Promise<CliError | undefined> {
+    this.progress?.end();
     return this.sink.finish();
   }
 
@@ -156,6 +167,7 @@ export class IO {
 
   writeErr(line: string): void {
     this.sink.flush(); // data written before a message shows before it
+    this.progress?.clear(); // the message takes the progress line's place; the next update redraws it
     this.stderr.write(this.redact(line.endsWith('\n') ? line : `${line}\n`));
   }
 

@@ -1,6 +1,9 @@
 import type { Writable } from 'node:stream';
 import { CliError } from './errors.js';
 
+/** Takes text meant for stdout and sends on what should be written instead (--jq). */
+export type OutputFilter = (text: string, send: (out: string) => void) => void;
+
 /** Large writes: one system call per 64 KiB instead of one per item (the cost of a 100,000-item export). */
 export const CHUNK_CHARS = 64 * 1024;
 
@@ -15,6 +18,8 @@ export class OutputSink {
   private size = 0;
   private failure?: NodeJS.ErrnoException;
   private idleFlush = false;
+  /** A stage the text passes through on its way out (--jq, src/jq/stage.ts); what it throws stops output. */
+  filter?: OutputFilter;
 
   constructor(private readonly stream: Writable) {
     // Without a listener a stream error would be thrown as an uncaught exception.
@@ -112,6 +117,19 @@ export class OutputSink {
 
   private send(text: string): void {
     if (this.failure) return;
+    if (this.filter) {
+      try {
+        this.filter(text, (out) => this.sendOut(out));
+      } catch (err) {
+        this.fail(err);
+      }
+      return;
+    }
+    this.sendOut(text);
+  }
+
+  private sendOut(text: string): void {
+    if (this.failure) return;
     if (this.stream.destroyed) {
       this.fail(Object.assign(new Error('stdout is closed'), { code: 'ERR_STREAM_DESTROYED' }));
       return;
@@ -143,6 +161,7 @@ const WHY: Record<string, string> = {
 
 /** Exit 1 (cli-contract.md §3): output that could not be written is never a success. */
 export function writeError(err: NodeJS.ErrnoException): CliError {
+  if (err instanceof CliError) return err; // a filter's own error (--jq)
   const code = err.code ?? '';
   const why = WHY[code] ?? err.message;
   return new CliError(`cannot write output: ${why}${code && WHY[code] ? ` (${code})` : ''}`, { cause: err });

@@ -1,5 +1,6 @@
 import { Argument, type Command } from 'commander';
 import { configDir } from '../../core/config.js';
+import { UsageError } from '../../core/errors.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -15,6 +16,8 @@ export function registerCompletion(program: Command, env: NodeJS.ProcessEnv): vo
     .description('print the shell completion script (bash, zsh or fish)')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
     .action(async (shell: 'bash' | 'zsh' | 'fish', _opts: unknown, cmd: Command) => {
+      if (cmd.optsWithGlobals().jq !== undefined)
+        throw new UsageError('--jq: "completion" prints a script, not JSON');
       const { completionScript } = await import('../../completion/index.js');
       write(cmd, completionScript(shell, cmd.parent ?? cmd));
     });

@@ -24,7 +24,17 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
   const fetch: FetchSeverity = (severity, offset, limit) =>
     listFindings(client, { limit, offset, severity, scanId });
   const severities = opts.severity ?? [];
-  const out = { format, formats, columns: findingColumns, noun: 'findings', signal: ctx.signal };
+  const out = {
+    format,
+    formats,
+    columns: findingColumns,
+    noun: 'findings',
+    signal: ctx.signal,
+    about: {
+      workspace: (await ctx.settings()).workspace,
+      subject: scanId ? `findings of scan ${scanId}` : 'findings list',
+    },
+  };
 
   if (severities.length > 1) {
     const source = opts.all

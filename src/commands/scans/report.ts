@@ -118,6 +118,7 @@ export async function reportScan(ctx: Context, client: ApiClient, r: ScanReport)
       noun: 'findings',
       failOn: r.failOn,
       signal: ctx.signal,
+      about: { workspace: (await ctx.settings()).workspace, subject: `scan ${scan.scan_id}` },
     });
   } else {
     await writeObject(ctx.io, r.format, scan as Record<string, unknown>, scanFields);

@@ -1,7 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../core/context.js';
+import { ExitError } from '../../core/errors.js';
 import { OUTPUT_FORMATS } from '../../core/config.js';
 import { LIST_OFFER, unofferedFormat, type Offer } from '../../core/output/offer.js';
+import { jqOptions } from '../../jq/flags.js';
 
 export type MakeContext = (cmd: Command) => Context;
 
@@ -27,11 +29,27 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
     ) {
       throw unofferedFormat(flag, offer, commandPath(cmd));
     }
+    // --jq: the filter is compiled (exit 2 if it does not) before the verb can send anything.
+    const jq = jqOptions(ctx.globals, commandPath(cmd));
+    const stage = jq
+      ? await import('../../jq/stage.js').then((m) =>
+          m.installJq(ctx.io, jq, m.jqMode(ctx.globals.output, ctx.globals.json)),
+        )
+      : undefined;
     const verb = await load();
     // A variadic last argument (`<paths...>`) takes every remaining word.
     const declared = cmd.registeredArguments;
     const args = declared.at(-1)?.variadic ? cmd.args : cmd.args.slice(0, declared.length);
-    await verb(ctx, cmd.opts<O & object>(), args);
+    try {
+      await verb(ctx, cmd.opts<O & object>(), args);
+    } catch (err) {
+      // A command that wrote its whole output and then set its exit code (a scan that failed, --fail-on met):
+      // the output is still filtered and printed; its exit code stands. Otherwise nothing half-read is.
+      if (stage && err instanceof ExitError) await stage.end({ gate: false });
+      else stage?.abandon();
+      throw err;
+    }
+    await stage?.end();
   };
 }
 

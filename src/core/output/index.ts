@@ -1,6 +1,6 @@
 import type { Settings } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import type { Column, Formats, Formatter, PageInfo } from '../format.js';
+import type { Column, Formats, Formatter, PageInfo, ReportAbout } from '../format.js';
 import type { IO } from '../io.js';
 import { terminalText } from '../terminal-text.js';
 import { csvCell, valueText } from './cells.js';
@@ -51,6 +51,8 @@ export interface ListOutput<T> {
   /** The formats to choose from (default: table, json, ndjson, csv). */
   formats?: Formats<T>;
   failOn?: string;
+  /** What is reported (html's header). */
+  about?: ReportAbout;
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal;
 }
@@ -80,6 +82,7 @@ export async function writeList<T>(
       noun: out.noun,
       page: source.page ? () => source.page!() : undefined,
       failOn: out.failOn,
+      about: out.about,
     }));
   let count = 0;
   try {

@@ -9,6 +9,7 @@ export const findingFormats: Readonly<Record<string, () => Promise<FormatterFact
   sarif: async () => (await import('./sarif.js')).sarif,
   junit: async () => (await import('./junit.js')).junit,
   github: async () => (await import('./github.js')).github,
+  html: async () => (await import('../../../report/html.js')).html,
 };
 
 export const REPORT_FORMATS = Object.keys(findingFormats);

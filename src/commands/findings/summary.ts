@@ -1,0 +1,86 @@
+// `cssctl findings summary [--by severity|connection|rule|status]` (cli-contract.md §9).
+import { SEVERITIES, type Finding, type Severity } from '../../api/findings-types.js';
+import { getScan, listFindings } from '../../api/findings.js';
+import { Paginator, idOfObject } from '../../api/paginate.js';
+import type { Context } from '../../core/context.js';
+import { CliError, UsageError } from '../../core/errors.js';
+import { chooseFormat } from '../../core/output/index.js';
+import { SUMMARY_OFFER } from './summary-offer.js';
+import { SummaryCounter, isUtf8Locale, renderSummary, type SummaryBy } from '../../report/summary-view.js';
+import { ALL_PAGE_SIZE, withPageSizeFallback } from '../shared/list.js';
+import { ruleIdOf } from './formats/sarif.js';
+
+export { SUMMARY_OFFER };
+
+export interface SummaryOptions {
+  by?: SummaryBy;
+  scan?: string;
+  severity?: Severity[];
+}
+
+const KEY_OF: Record<SummaryBy, (f: Record<string, unknown>) => string> = {
+  severity: (f) => (typeof f.severity === 'string' ? f.severity.toLowerCase() : 'unknown'),
+  connection: (f) => (typeof f.connection_alias === 'string' ? f.connection_alias : ''),
+  rule: (f) => ruleIdOf(f as Finding),
+  status: (f) => (typeof f.status === 'string' ? f.status : ''),
+};
+
+export async function summary(ctx: Context, opts: SummaryOptions): Promise<void> {
+  const by = opts.by ?? 'severity';
+  const scanId = opts.scan?.trim();
+  if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
+  const format = chooseFormat(await ctx.settings(), SUMMARY_OFFER, 'findings summary');
+  const client = await ctx.api();
+  const severities = opts.severity ?? [...SEVERITIES];
+  const counter = new SummaryCounter(by, KEY_OF[by]);
+
+  if (by === 'severity') {
+    // One request per severity: its total (limit=1).
+    const answers = await Promise.all(
+      severities.map(async (severity) => ({
+        severity,
+        page: await listFindings(client, { limit: 1, severity, scanId }),
+      })),
+    );
+    for (const { severity, page } of answers) {
+      if (page.total === undefined)
+        throw new CliError(`the service did not give a total for ${severity} findings; cannot count them`);
+      counter.add({ severity }, page.total);
+    }
+  } else {
+    // Every finding, streamed page by page (one severity after the other when --severity names some).
+    for (const severity of opts.severity ?? [undefined]) {
+      const pager = new Paginator<Finding>(
+        withPageSizeFallback(
+          (offset, limit) => listFindings(client, { limit, offset, severity, scanId }),
+          undefined,
+        ),
+        {
+          pageSize: ALL_PAGE_SIZE,
+          startOffset: 0,
+          idOf: (f) => idOfObject(f),
+          io: ctx.io,
+          label: severity && `${severity} findings`,
+        },
+      );
+      for await (const page of pager.pages())
+        for (const f of page) if (f && typeof f === 'object') counter.add(f);
+    }
+  }
+  const result = counter.summary();
+  // No findings for a scan: that scan must exist (a mistyped id is exit 5, not an empty summary).
+  if (scanId && result.total === 0) await getScan(client, scanId);
+  if (format === 'json') {
+    ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const io = ctx.io;
+  const columns = (io.stdout as { columns?: number }).columns;
+  ctx.io.out(
+    renderSummary(result, {
+      width: io.stdoutIsTTY && columns ? columns : 80,
+      unicode: isUtf8Locale(ctx.env),
+      color: io.color,
+    }),
+  );
+}
