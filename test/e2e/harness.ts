@@ -51,6 +51,11 @@ export function runCli(
       clearTimeout(timer);
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
+    // A command that exits before reading its input (an error found first) closes the pipe: the write then
+    // fails with EPIPE, which says nothing about the test; the exit code and output do.
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ECONNRESET') reject(err);
+    });
     child.stdin.end(opts.input ?? '');
   });
 }
