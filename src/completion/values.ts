@@ -1,13 +1,12 @@
 // The enumerated values completion offers by name (see meta.ts for the convention). Loaded only when a
 // completion script is generated, never at start-up.
-import { SEVERITIES } from '../api/findings-types.js';
+import { SCAN_STATUSES, SEVERITIES } from '../api/findings-types.js';
 import { EVENT_TYPES } from '../api/webhooks.js';
 import { CONFIG_KEYS, OUTPUT_FORMATS } from '../core/config.js';
 import { LIST_OFFER } from '../core/output/offer.js';
 import type { CompletionValues } from './meta.js';
 
-/** Scan statuses the service and the sandbox use (service-api.md shows only "completed"). */
-export const SCAN_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export { SCAN_STATUSES };
 
 /** Every output format: what -o completes before a command is named. */
 export const ALL_OUTPUTS: readonly string[] = OUTPUT_FORMATS;

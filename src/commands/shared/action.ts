@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../core/context.js';
 import { OUTPUT_FORMATS } from '../../core/config.js';
+import { UsageError } from '../../core/errors.js';
 import { LIST_OFFER, unofferedFormat, type Offer } from '../../core/output/offer.js';
 
 export type MakeContext = (cmd: Command) => Context;
@@ -20,11 +21,12 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
     const cmd = params[params.length - 1] as Command;
     const ctx = makeContext(cmd);
     const flag = ctx.globals.json ? 'json' : ctx.globals.output?.toLowerCase();
-    if (
-      flag !== undefined &&
-      (OUTPUT_FORMATS as readonly string[]).includes(flag) &&
-      !offer.names.includes(flag)
-    ) {
+    if (flag !== undefined && !offer.names.includes(flag)) {
+      // A format no command has is named with this command's choices only, not every format cssctl knows.
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(flag))
+        throw new UsageError(
+          `invalid output format "${ctx.globals.output ?? flag}": use one of ${offer.names.join(', ')}`,
+        );
       throw unofferedFormat(flag, offer, commandPath(cmd));
     }
     const verb = await load();
