@@ -2,7 +2,7 @@
 
 __cssctl_spec() {
   case "$1" in
-    'cssctl') subs='login logout auth connections scans findings webhooks api config completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl') subs='login logout auth connections scans findings webhooks api config completion help' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl login') subs='' flags='--email --password-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--email --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl logout') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl auth') subs='status token refresh' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
@@ -34,6 +34,38 @@ __cssctl_spec() {
     'cssctl config unset') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl config path') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl completion') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help') subs='login logout auth connections scans findings webhooks api config completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help login') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help logout') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help auth') subs='status token refresh' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help auth status') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help auth token') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help auth refresh') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help connections') subs='list create' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help connections list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help connections create') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help scans') subs='create list get wait' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help scans create') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help scans list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help scans get') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help scans wait') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help findings') subs='list' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help findings list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help webhooks') subs='create list delete verify listen trigger' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help webhooks create') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help webhooks list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help webhooks delete') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help webhooks verify') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help webhooks listen') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help webhooks trigger') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help api') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help config') subs='list get set unset path' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help config list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help config get') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help config set') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help config unset') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help config path') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl help completion') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     *) subs='' flags='' vflags='' ;;
   esac
 }
@@ -51,6 +83,7 @@ __cssctl_canon() {
     'cssctl|api') canon='api' ;;
     'cssctl|config') canon='config' ;;
     'cssctl|completion') canon='completion' ;;
+    'cssctl|help') canon='help' ;;
     'cssctl auth|status') canon='status' ;;
     'cssctl auth|token') canon='token' ;;
     'cssctl auth|refresh') canon='refresh' ;;
@@ -72,6 +105,37 @@ __cssctl_canon() {
     'cssctl config|set') canon='set' ;;
     'cssctl config|unset') canon='unset' ;;
     'cssctl config|path') canon='path' ;;
+    'cssctl help|login') canon='login' ;;
+    'cssctl help|logout') canon='logout' ;;
+    'cssctl help|auth') canon='auth' ;;
+    'cssctl help|connections') canon='connections' ;;
+    'cssctl help|scans') canon='scans' ;;
+    'cssctl help|findings') canon='findings' ;;
+    'cssctl help|webhooks') canon='webhooks' ;;
+    'cssctl help|api') canon='api' ;;
+    'cssctl help|config') canon='config' ;;
+    'cssctl help|completion') canon='completion' ;;
+    'cssctl help auth|status') canon='status' ;;
+    'cssctl help auth|token') canon='token' ;;
+    'cssctl help auth|refresh') canon='refresh' ;;
+    'cssctl help connections|list') canon='list' ;;
+    'cssctl help connections|create') canon='create' ;;
+    'cssctl help scans|create') canon='create' ;;
+    'cssctl help scans|list') canon='list' ;;
+    'cssctl help scans|get') canon='get' ;;
+    'cssctl help scans|wait') canon='wait' ;;
+    'cssctl help findings|list') canon='list' ;;
+    'cssctl help webhooks|create') canon='create' ;;
+    'cssctl help webhooks|list') canon='list' ;;
+    'cssctl help webhooks|delete') canon='delete' ;;
+    'cssctl help webhooks|verify') canon='verify' ;;
+    'cssctl help webhooks|listen') canon='listen' ;;
+    'cssctl help webhooks|trigger') canon='trigger' ;;
+    'cssctl help config|list') canon='list' ;;
+    'cssctl help config|get') canon='get' ;;
+    'cssctl help config|set') canon='set' ;;
+    'cssctl help config|unset') canon='unset' ;;
+    'cssctl help config|path') canon='path' ;;
   esac
 }
 
@@ -100,6 +164,7 @@ __cssctl_values() {
     'cssctl connections create|--output'|'cssctl connections create|-o') vals='table json ndjson csv' ;;
     'cssctl scans|--profile') dyn=profiles ;;
     'cssctl scans|--output'|'cssctl scans|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl scans create|--connection') dyn=connections ;;
     'cssctl scans create|--fail-on') vals='critical high medium low info' ;;
     'cssctl scans create|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl scans create|--profile') dyn=profiles ;;
@@ -109,10 +174,12 @@ __cssctl_values() {
     'cssctl scans list|--output'|'cssctl scans list|-o') vals='table json ndjson csv' ;;
     'cssctl scans get|--profile') dyn=profiles ;;
     'cssctl scans get|--output'|'cssctl scans get|-o') vals='table json ndjson csv' ;;
+    'cssctl scans get#0') dyn=scans ;;
     'cssctl scans wait|--fail-on') vals='critical high medium low info' ;;
     'cssctl scans wait|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl scans wait|--profile') dyn=profiles ;;
     'cssctl scans wait|--output'|'cssctl scans wait|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl scans wait#0') dyn=scans ;;
     'cssctl findings|--profile') dyn=profiles ;;
     'cssctl findings|--output'|'cssctl findings|-o') vals='table json ndjson csv sarif junit github' ;;
     'cssctl findings list|--severity') vals='critical high medium low info' list=1 ;;
@@ -154,12 +221,78 @@ __cssctl_values() {
     'cssctl completion|--profile') dyn=profiles ;;
     'cssctl completion|--output'|'cssctl completion|-o') vals='table json ndjson csv' ;;
     'cssctl completion#0') vals='bash zsh fish' ;;
+    'cssctl help|--profile') dyn=profiles ;;
+    'cssctl help|--output'|'cssctl help|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help login|--profile') dyn=profiles ;;
+    'cssctl help login|--output'|'cssctl help login|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help logout|--profile') dyn=profiles ;;
+    'cssctl help logout|--output'|'cssctl help logout|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help auth|--profile') dyn=profiles ;;
+    'cssctl help auth|--output'|'cssctl help auth|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help auth status|--profile') dyn=profiles ;;
+    'cssctl help auth status|--output'|'cssctl help auth status|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help auth token|--profile') dyn=profiles ;;
+    'cssctl help auth token|--output'|'cssctl help auth token|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help auth refresh|--profile') dyn=profiles ;;
+    'cssctl help auth refresh|--output'|'cssctl help auth refresh|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help connections|--profile') dyn=profiles ;;
+    'cssctl help connections|--output'|'cssctl help connections|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help connections list|--profile') dyn=profiles ;;
+    'cssctl help connections list|--output'|'cssctl help connections list|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help connections create|--profile') dyn=profiles ;;
+    'cssctl help connections create|--output'|'cssctl help connections create|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help scans|--profile') dyn=profiles ;;
+    'cssctl help scans|--output'|'cssctl help scans|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help scans create|--profile') dyn=profiles ;;
+    'cssctl help scans create|--output'|'cssctl help scans create|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help scans list|--profile') dyn=profiles ;;
+    'cssctl help scans list|--output'|'cssctl help scans list|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help scans get|--profile') dyn=profiles ;;
+    'cssctl help scans get|--output'|'cssctl help scans get|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help scans wait|--profile') dyn=profiles ;;
+    'cssctl help scans wait|--output'|'cssctl help scans wait|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help findings|--profile') dyn=profiles ;;
+    'cssctl help findings|--output'|'cssctl help findings|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help findings list|--profile') dyn=profiles ;;
+    'cssctl help findings list|--output'|'cssctl help findings list|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help webhooks|--profile') dyn=profiles ;;
+    'cssctl help webhooks|--output'|'cssctl help webhooks|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help webhooks create|--profile') dyn=profiles ;;
+    'cssctl help webhooks create|--output'|'cssctl help webhooks create|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help webhooks list|--profile') dyn=profiles ;;
+    'cssctl help webhooks list|--output'|'cssctl help webhooks list|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help webhooks delete|--profile') dyn=profiles ;;
+    'cssctl help webhooks delete|--output'|'cssctl help webhooks delete|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help webhooks verify|--profile') dyn=profiles ;;
+    'cssctl help webhooks verify|--output'|'cssctl help webhooks verify|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help webhooks listen|--profile') dyn=profiles ;;
+    'cssctl help webhooks listen|--output'|'cssctl help webhooks listen|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help webhooks trigger|--profile') dyn=profiles ;;
+    'cssctl help webhooks trigger|--output'|'cssctl help webhooks trigger|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help api|--profile') dyn=profiles ;;
+    'cssctl help api|--output'|'cssctl help api|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help config|--profile') dyn=profiles ;;
+    'cssctl help config|--output'|'cssctl help config|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help config list|--profile') dyn=profiles ;;
+    'cssctl help config list|--output'|'cssctl help config list|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help config get|--profile') dyn=profiles ;;
+    'cssctl help config get|--output'|'cssctl help config get|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help config set|--profile') dyn=profiles ;;
+    'cssctl help config set|--output'|'cssctl help config set|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help config unset|--profile') dyn=profiles ;;
+    'cssctl help config unset|--output'|'cssctl help config unset|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help config path|--profile') dyn=profiles ;;
+    'cssctl help config path|--output'|'cssctl help config path|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl help completion|--profile') dyn=profiles ;;
+    'cssctl help completion|--output'|'cssctl help completion|-o') vals='table json ndjson csv sarif junit github' ;;
   esac
 }
 
 _cssctl() {
-  local cur=${COMP_WORDS[COMP_CWORD]} path=cssctl npos=0 i w skip=0 flag=''
+  local cur=${COMP_WORDS[COMP_CWORD]} path=cssctl npos=0 i w skip=0 flag='' v
   local subs flags vflags canon vals dyn list
+  # --profile, --base-url and --workspace as typed, for the values asked of the service
+  local -a gopts=()
   COMPREPLY=()
   __cssctl_spec "$path"
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -175,7 +308,11 @@ _cssctl() {
           flag=$w skip=1
           # --flag=value arrives as three words when = is in COMP_WORDBREAKS
           [[ ${COMP_WORDS[i + 1]} == = ]] && skip=2
+          case $w in
+            --profile | --base-url | --workspace | -w) ((i + skip < COMP_CWORD)) && gopts+=("$w" "${COMP_WORDS[i + skip]}") ;;
+          esac
         fi
+        case $w in --profile=?* | --base-url=?* | --workspace=?*) gopts+=("$w") ;; esac
         ;;
       *)
         __cssctl_canon "$path" "$w"
@@ -205,10 +342,12 @@ _cssctl() {
   else
     __cssctl_values "$path#$npos"
   fi
-  [[ -n $dyn ]] && vals=$("${COMP_WORDS[0]}" __complete "$dyn" 2>/dev/null)
+  [[ -n $dyn ]] && vals=$("${COMP_WORDS[0]}" __complete "$dyn" "${gopts[@]}" 2>/dev/null)
   if [[ -n $list && $cur == *,* ]]; then
-    # a comma-separated list: complete the item after the last comma
-    prefix="$prefix${cur%,*}," cur=${cur##*,}
+    # a comma-separated list: complete the item after the last comma, without the values already given
+    local given=",${cur%,*}," rest=''
+    for v in $vals; do [[ $given == *",$v,"* ]] || rest="$rest $v"; done
+    vals=$rest prefix="$prefix${cur%,*}," cur=${cur##*,}
   fi
   if [[ -n $vals ]]; then
     COMPREPLY=($(compgen -P "$prefix" -W "$vals" -- "$cur"))

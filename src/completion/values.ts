@@ -21,6 +21,7 @@ export const VALUES_BY_FLAG: Readonly<Record<string, CompletionValues>> = {
   '--status': SCAN_STATUSES,
   '--events': [...EVENT_TYPES, 'all'],
   '--profile': { dynamic: 'profiles' },
+  '--connection': { dynamic: 'connections' },
 };
 
 /** Flags whose value is a comma-separated list of those values (`--severity high,medium`). */
@@ -30,4 +31,5 @@ export const LIST_FLAGS: ReadonlySet<string> = new Set(['--severity', '--events'
 export const VALUES_BY_ARGUMENT: Readonly<Record<string, CompletionValues>> = {
   event: EVENT_TYPES,
   key: CONFIG_KEYS,
+  scan_id: { dynamic: 'scans' },
 };
