@@ -108,7 +108,7 @@ export function buildProgram(
     .addOption(
       new Option(
         '-o, --output <format>',
-        'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github',
+        'output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github',
       ),
     )
     .option('--json', 'same as -o json')

@@ -70,9 +70,9 @@ describe('api: the method', () => {
 
 describe('-o with a format no command has', () => {
   it.each([
-    [['connections', 'list'], 'table, json, ndjson, csv'],
-    [['scans', 'list'], 'table, json, ndjson, csv'],
-    [['findings', 'list'], 'table, json, ndjson, csv, sarif, junit, github'],
+    [['connections', 'list'], 'table, wide, json, ndjson, csv'],
+    [['scans', 'list'], 'table, wide, json, ndjson, csv'],
+    [['findings', 'list'], 'table, wide, json, ndjson, csv, sarif, junit, github'],
     [['api', '/connections'], 'json, ndjson'],
   ])('%j -o xml names only the formats that command accepts', async (args, formats) => {
     w.sandbox.clearRequests();

@@ -20,12 +20,14 @@ export class Tmux {
     return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
   }
 
-  /** Runs a shell script in a new 160×30 session; returns the session's name. */
-  start(script: string): string {
+  /** Runs a shell script in a new session, 160×30 unless told; returns the session's name. */
+  start(script: string, size: { columns?: number; rows?: number } = {}): string {
     const session = `s${++this.n}`;
     const file = join(this.dir, `tmux-${session}.sh`);
     writeFileSync(file, script);
-    this.cmd('new-session', '-d', '-s', session, '-x', '160', '-y', '30', `sh '${file}'`);
+    const x = String(size.columns ?? 160);
+    const y = String(size.rows ?? 30);
+    this.cmd('new-session', '-d', '-s', session, '-x', x, '-y', y, `sh '${file}'`);
     return session;
   }
 

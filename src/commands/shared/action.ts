@@ -71,5 +71,6 @@ export function addListOptions(cmd: Command): Command {
   return cmd
     .option('--limit <n>', 'items per page', positiveInt)
     .option('--offset <n>', 'start at this item', nonNegativeInt)
-    .option('--all', 'follow every page (streams; memory stays flat)');
+    .option('--all', 'follow every page (streams; memory stays flat)')
+    .option('--columns <names>', 'the table (or csv) columns to show, in this order, e.g. id,title');
 }

@@ -4,6 +4,7 @@ import type { Formats, PageInfo } from '../../core/format.js';
 import {
   LIST_OFFER,
   chooseFormat,
+  selectColumns,
   standardFormats,
   writeList,
   type Column,
@@ -18,6 +19,8 @@ export interface ListOptions {
   limit?: number;
   offset?: number;
   all?: boolean;
+  /** --columns: names checked by selectColumns before any request. */
+  columns?: string;
 }
 
 export interface ListSpec<T> {
@@ -107,7 +110,8 @@ export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec
   );
   const out = {
     format,
-    columns: spec.columns,
+    columns: selectColumns(spec.columns, opts.columns, format),
+    chosen: opts.columns !== undefined,
     noun: spec.noun,
     formats: { ...standardFormats<T>(), ...spec.formats },
     signal: ctx.signal,

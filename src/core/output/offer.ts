@@ -1,8 +1,8 @@
 // Kept apart from the formatters: the command tree imports it at start-up.
 import { UsageError } from '../errors.js';
 
-/** The formats every list and record command offers. */
-export const STANDARD_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+/** The formats every list and record command offers (`wide`: a table with every column, uncut). */
+export const STANDARD_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv'] as const;
 
 /**
  * The formats a command offers (by -o name) and the one it uses when -o is not given. Commands declare this
