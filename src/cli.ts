@@ -7,6 +7,7 @@ import { isBrokenPipe } from './core/sink.js';
 import { terminalText } from './core/terminal-text.js';
 import { registerCommands } from './commands/index.js';
 import { registerCompletion } from './commands/completion/index.js';
+import { addExamples } from './commands/examples.js';
 import { VERSION } from './version.js';
 
 export interface MainOptions {
@@ -130,6 +131,7 @@ export function buildProgram(
   registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {
+    addExamples(cmd);
     cmd.exitOverride();
     cmd.configureOutput(program.configureOutput());
     cmd.showSuggestionAfterError(true);
@@ -138,6 +140,7 @@ export function buildProgram(
     cmd.commands.forEach(configure);
   };
   program.commands.forEach(configure);
+  addExamples(program);
   return program;
 }
 
