@@ -21,7 +21,7 @@ import { SCAN_STATUSES } from '../../src/completion/values.js';
 import { API_OFFER } from '../../src/commands/api/index.js';
 import { FINDINGS_OFFER } from '../../src/commands/findings/formats/index.js';
 import { OUTPUT_FORMATS } from '../../src/core/config.js';
-import { LIST_OFFER } from '../../src/core/output/offer.js';
+import { LIST_OFFER, WIDE_LIST_OFFER } from '../../src/core/output/offer.js';
 import type { IO } from '../../src/core/io.js';
 import { BIN, hasCommand, runCli } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
@@ -144,10 +144,16 @@ const cases = (): Case[] => [
   },
   { name: 'cssctl co<TAB>', words: [], cur: 'co', expected: topLevel.filter((n) => n.startsWith('co')) },
   { name: '-o <TAB>', words: ['-o'], cur: '', expected: OUTPUT_FORMATS },
-  // -o after a verb: the formats that verb offers (lazy()'s default, or what it declares).
+  // -o after a verb: the formats that verb offers (lazy()'s default, or what it declares; a list: wide too).
   {
     name: 'webhooks list --output <TAB>',
     words: ['webhooks', 'list', '--output'],
+    cur: '',
+    expected: WIDE_LIST_OFFER.names,
+  },
+  {
+    name: 'webhooks delete x --output <TAB>',
+    words: ['webhooks', 'delete', 'x', '--output'],
     cur: '',
     expected: LIST_OFFER.names,
   },

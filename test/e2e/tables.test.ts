@@ -151,6 +151,32 @@ describeTmux('scans list at 80 and 200 columns', () => {
   });
 });
 
+describe('-o wide is for lists', () => {
+  it.each([
+    [['scans', 'get', 'scn_x'], 'scans get'],
+    [['auth', 'status'], 'auth status'],
+    [['webhooks', 'delete', 'x'], 'webhooks delete'],
+  ])('%j -o wide: exit 2, no request', async (args, name) => {
+    w.sandbox.clearRequests();
+    const res = await w.run([...args, '-o', 'wide']);
+    expect(res.code).toBe(2);
+    expect(errorLine(res)).toMatch(
+      new RegExp(`-o wide is not available for "${name}": use table, json, ndjson, csv`),
+    );
+    expect(w.sandbox.requests).toHaveLength(0);
+  });
+
+  it('webhooks list and connections list accept it', async () => {
+    for (const args of [
+      ['webhooks', 'list'],
+      ['connections', 'list'],
+    ]) {
+      const res = await w.run([...args, '-o', 'wide']);
+      expect(res.code, res.stderr).toBe(0);
+    }
+  });
+});
+
 describe('--columns', () => {
   it.each([
     [['findings', 'list'], 'severity, title, resource, connection, status, id'],

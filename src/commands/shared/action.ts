@@ -2,7 +2,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../core/context.js';
 import { OUTPUT_FORMATS } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
-import { LIST_OFFER, unofferedFormat, type Offer } from '../../core/output/offer.js';
+import { completeWith, completionOf } from '../../completion/meta.js';
+import { LIST_OFFER, WIDE_LIST_OFFER, unofferedFormat, type Offer } from '../../core/output/offer.js';
 
 export type MakeContext = (cmd: Command) => Context;
 
@@ -16,10 +17,16 @@ export type Verb<O> = (ctx: Context, opts: O, args: string[]) => Promise<void>;
  * standard formats, for their messages). Only the flags are read: a profile's saved `output` that a command
  * does not offer falls back to the command's default when the verb chooses (chooseFormat).
  */
-export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, offer: Offer = LIST_OFFER) {
+export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, given?: Offer) {
   return async (...params: unknown[]): Promise<void> => {
     const cmd = params[params.length - 1] as Command;
     const ctx = makeContext(cmd);
+    // Without an Offer of its own, a command offers what it declares for completion (a list command:
+    // addListOptions), else the standard formats.
+    const declared = completionOf(cmd);
+    const offer =
+      given ??
+      (declared && 'outputs' in declared ? { names: declared.outputs, default: 'table' } : LIST_OFFER);
     const flag = ctx.globals.json ? 'json' : ctx.globals.output?.toLowerCase();
     if (flag !== undefined && !offer.names.includes(flag)) {
       // A format no command has is named with this command's choices only, not every format cssctl knows.
@@ -68,9 +75,11 @@ export function collect(value: string, previous: string[] = []): string[] {
 }
 
 export function addListOptions(cmd: Command): Command {
-  return cmd
+  cmd
     .option('--limit <n>', 'items per page', positiveInt)
     .option('--offset <n>', 'start at this item', nonNegativeInt)
     .option('--all', 'follow every page (streams; memory stays flat)')
     .option('--columns <names>', 'the table (or csv) columns to show, in this order, e.g. id,title');
+  // A list offers -o wide too (lazy() and completion read this).
+  return completeWith(cmd, { outputs: WIDE_LIST_OFFER.names });
 }

@@ -2,7 +2,7 @@ import type { Context } from '../../core/context.js';
 import { ApiError } from '../../core/errors.js';
 import type { Formats, PageInfo } from '../../core/format.js';
 import {
-  LIST_OFFER,
+  WIDE_LIST_OFFER,
   chooseFormat,
   selectColumns,
   standardFormats,
@@ -105,7 +105,7 @@ export function allPages<T>(ctx: Context, spec: Pick<ListSpec<T>, 'fetch' | 'idO
 export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>): Promise<void> {
   const format = chooseFormat(
     await ctx.settings(),
-    spec.offer ?? LIST_OFFER,
+    spec.offer ?? WIDE_LIST_OFFER,
     spec.command ?? `${spec.noun} list`,
   );
   const out = {

@@ -11,7 +11,7 @@ import { unofferedFormat, type Offer } from './offer.js';
 import { PIPE_CELL_WIDTH, table } from './table.js';
 
 export type { Column, PageInfo } from '../format.js';
-export { LIST_OFFER, STANDARD_FORMATS, unofferedFormat, type Offer } from './offer.js';
+export { LIST_OFFER, STANDARD_FORMATS, WIDE_LIST_OFFER, unofferedFormat, type Offer } from './offer.js';
 export { csvField, valueText } from './cells.js';
 export { columnName, selectColumns } from './columns.js';
 export { JsonArrayWriter } from './json.js';

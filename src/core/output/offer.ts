@@ -1,8 +1,8 @@
 // Kept apart from the formatters: the command tree imports it at start-up.
 import { UsageError } from '../errors.js';
 
-/** The formats every list and record command offers (`wide`: a table with every column, uncut). */
-export const STANDARD_FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv'] as const;
+/** The formats every list and record command offers. */
+export const STANDARD_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 
 /**
  * The formats a command offers (by -o name) and the one it uses when -o is not given. Commands declare this
@@ -14,6 +14,12 @@ export interface Offer {
 }
 
 export const LIST_OFFER: Offer = { names: STANDARD_FORMATS, default: 'table' };
+
+/**
+ * What the list commands offer (those with addListOptions): the standard formats and `wide`, a table with
+ * every column, uncut.
+ */
+export const WIDE_LIST_OFFER: Offer = { names: ['table', 'wide', 'json', 'ndjson', 'csv'], default: 'table' };
 
 export function unofferedFormat(format: string, offer: Offer, command: string): UsageError {
   return new UsageError(`-o ${format} is not available for "${command}": use ${offer.names.join(', ')}`);
