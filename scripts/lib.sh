@@ -139,6 +139,21 @@ ensure_deps() {
   with_lock .tmp/deps.lock _deps
 }
 
+# dist/ built from the sources, under the checkout's lock: two scripts in one checkout never build at once,
+# and a build that is up to date (nothing newer than the last one, the same Node) is skipped, so a second
+# `scripts/try` does not remove the dist/ a first one is running from.
+_build() {
+  local stamp=dist/.built
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(node --version)" ] &&
+    [ -z "$(find src test/sandbox scripts bin package.json package-lock.json tsconfig.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+    return 0
+  fi
+  node scripts/build.mjs && node --version > "$stamp"
+}
+ensure_build() {
+  with_lock .tmp/deps.lock _build
+}
+
 # Runs "$@" inside a private D-Bus session with an unlocked gnome-keyring whose files live in a temporary
 # folder, so tests use a real Secret Service without touching the user's own keyring.
 with_keyring() {
