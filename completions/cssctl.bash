@@ -352,7 +352,8 @@ _cssctl() {
   if [[ -n $vals ]]; then
     COMPREPLY=($(compgen -P "$prefix" -W "$vals" -- "$cur"))
     [[ -n $list ]] && compopt -o nospace 2>/dev/null
-  else
+  elif [[ -z $dyn ]]; then
+    # a free value: file names; values from the service that did not come: nothing
     compopt -o default 2>/dev/null
   fi
   return 0

@@ -119,7 +119,8 @@ _cssctl() {
     (( $#vals )) && compadd -qS, -a vals
   elif (( $#vals )); then
     compadd -a vals
-  else
+  elif [[ -z $dyn ]]; then
+    # a free value: file names; values from the service that did not come: nothing
     _default
   fi
 }

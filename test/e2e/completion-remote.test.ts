@@ -255,3 +255,60 @@ describeTmux('zsh at a real terminal (tmux)', () => {
     await tmux.waitFor(s, all(recentScans.slice(0, 5)));
   });
 });
+
+describeTmux('no values from the service: nothing offered, not file names (tmux)', () => {
+  let tmux: Tmux;
+  let cwd: string;
+  beforeAll(() => {
+    tmux = new Tmux(w.dir);
+    cwd = join(w.dir, 'cwd');
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, 'scn_notes.txt'), '');
+  });
+  afterAll(() => tmux.kill());
+
+  // The service cannot be reached: __complete prints nothing.
+  const down = () => ({
+    ...env,
+    ...freshCache(),
+    CSSCTL_BASE_URL: 'http://127.0.0.1:9',
+    TERM: 'xterm-256color',
+  });
+
+  async function tabTwice(s: string, line: string): Promise<string> {
+    await tmux.waitFor(s, /^\$ $/m);
+    tmux.type(s, line);
+    tmux.key(s, 'Tab');
+    await new Promise((r) => setTimeout(r, 600));
+    tmux.key(s, 'Tab');
+    await new Promise((r) => setTimeout(r, 2500)); // each TAB asks __complete (bounded at 1.5 s)
+    return tmux.screen(s);
+  }
+
+  it('bash: scans wait scn_<TAB> completes no file; --payload-file scn_<TAB> still does', async () => {
+    const start = () =>
+      tmux.start(`cd '${cwd}'\n${envPrefix({ ...down(), PS1: '$ ' })} bash --norc --noprofile -i\n`);
+    const s = start();
+    tmux.type(s, 'source <(cssctl completion bash); clear\n');
+    const screen = await tabTwice(s, 'cssctl scans wait scn_');
+    expect(screen).toMatch(/^\$ cssctl scans wait scn_\s*$/m);
+    expect(screen).not.toContain('scn_notes.txt');
+    tmux.key(s, 'C-u');
+    tmux.type(s, 'clear\n');
+    const files = await tabTwice(s, 'cssctl webhooks verify --payload-file scn_');
+    expect(files).toContain('scn_notes.txt');
+  });
+
+  it('zsh: scans wait scn_<TAB> completes no file', async () => {
+    const zdot = join(w.dir, 'zdot-down');
+    mkdirSync(zdot);
+    writeFileSync(
+      join(zdot, '.zshrc'),
+      `PS1='$ '\nautoload -Uz compinit && compinit -u -d ${zdot}/.zcompdump\nsource <(cssctl completion zsh)\n`,
+    );
+    const s = tmux.start(`cd '${cwd}'\n${envPrefix({ ...down(), ZDOTDIR: zdot })} zsh -i\n`);
+    const screen = await tabTwice(s, 'cssctl scans wait scn_');
+    expect(screen).toMatch(/^\$ cssctl scans wait scn_\s*$/m);
+    expect(screen).not.toContain('scn_notes.txt');
+  });
+});
