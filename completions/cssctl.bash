@@ -2,7 +2,7 @@
 
 __cssctl_spec() {
   case "$1" in
-    'cssctl') subs='login logout auth connections scans findings webhooks api config completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl') subs='login logout auth connections scans findings webhooks api config completion help' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl login') subs='' flags='--email --password-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--email --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl logout') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl auth') subs='status token switch refresh' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -11,19 +11,19 @@ __cssctl_spec() {
     'cssctl auth switch') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl auth refresh') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl connections') subs='list create' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl connections list') subs='' flags='--limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl connections list') subs='' flags='--limit --offset --all --columns --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--limit --offset --columns --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl connections create') subs='' flags='--alias --provider --set --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--alias --provider --set --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl scans') subs='create list get wait' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl scans create') subs='' flags='--connection --wait --fail-on --wait-timeout --severity --no-step-summary --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--connection --fail-on --wait-timeout --severity --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl scans list') subs='' flags='--status --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--status --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl scans list') subs='' flags='--status --limit --offset --all --columns --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--status --limit --offset --columns --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl scans get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl scans wait') subs='' flags='--fail-on --wait-timeout --severity --no-step-summary --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--fail-on --wait-timeout --severity --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl findings') subs='list summary' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl findings list') subs='' flags='--severity --scan --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--severity --scan --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl findings list') subs='' flags='--severity --scan --limit --offset --all --columns --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--severity --scan --limit --offset --columns --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl findings summary') subs='' flags='--by --scan --severity --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--by --scan --severity --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks') subs='create list delete verify listen replay trigger' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks create') subs='' flags='--url --events --secret-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--url --events --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl webhooks list') subs='' flags='--limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl webhooks list') subs='' flags='--limit --offset --all --columns --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--limit --offset --columns --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks delete') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks verify') subs='' flags='--signature --payload-file --secret-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--signature --payload-file --secret-file --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks listen') subs='' flags='--host --port --path --forward-to --events --save --tolerance --forward-duplicates --print-secret --secret-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--host --port --path --forward-to --events --save --tolerance --secret-file --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -38,6 +38,42 @@ __cssctl_spec() {
     'cssctl config profiles') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl config path') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl completion') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help') subs='login logout auth connections scans findings webhooks api config completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help login') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help logout') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help auth') subs='status token switch refresh' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help auth status') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help auth token') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help auth switch') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help auth refresh') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help connections') subs='list create' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help connections list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help connections create') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help scans') subs='create list get wait' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help scans create') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help scans list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help scans get') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help scans wait') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help findings') subs='list summary' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help findings list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help findings summary') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help webhooks') subs='create list delete verify listen replay trigger' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help webhooks create') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help webhooks list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help webhooks delete') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help webhooks verify') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help webhooks listen') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help webhooks replay') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help webhooks trigger') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help api') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help config') subs='list get set unset profiles path' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help config list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help config get') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help config set') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help config unset') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help config profiles') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help config path') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help completion') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     *) subs='' flags='' vflags='' ;;
   esac
 }
@@ -55,6 +91,7 @@ __cssctl_canon() {
     'cssctl|api') canon='api' ;;
     'cssctl|config') canon='config' ;;
     'cssctl|completion') canon='completion' ;;
+    'cssctl|help') canon='help' ;;
     'cssctl auth|status') canon='status' ;;
     'cssctl auth|token') canon='token' ;;
     'cssctl auth|switch') canon='switch' ;;
@@ -80,6 +117,41 @@ __cssctl_canon() {
     'cssctl config|unset') canon='unset' ;;
     'cssctl config|profiles') canon='profiles' ;;
     'cssctl config|path') canon='path' ;;
+    'cssctl help|login') canon='login' ;;
+    'cssctl help|logout') canon='logout' ;;
+    'cssctl help|auth') canon='auth' ;;
+    'cssctl help|connections') canon='connections' ;;
+    'cssctl help|scans') canon='scans' ;;
+    'cssctl help|findings') canon='findings' ;;
+    'cssctl help|webhooks') canon='webhooks' ;;
+    'cssctl help|api') canon='api' ;;
+    'cssctl help|config') canon='config' ;;
+    'cssctl help|completion') canon='completion' ;;
+    'cssctl help auth|status') canon='status' ;;
+    'cssctl help auth|token') canon='token' ;;
+    'cssctl help auth|switch') canon='switch' ;;
+    'cssctl help auth|refresh') canon='refresh' ;;
+    'cssctl help connections|list') canon='list' ;;
+    'cssctl help connections|create') canon='create' ;;
+    'cssctl help scans|create') canon='create' ;;
+    'cssctl help scans|list') canon='list' ;;
+    'cssctl help scans|get') canon='get' ;;
+    'cssctl help scans|wait') canon='wait' ;;
+    'cssctl help findings|list') canon='list' ;;
+    'cssctl help findings|summary') canon='summary' ;;
+    'cssctl help webhooks|create') canon='create' ;;
+    'cssctl help webhooks|list') canon='list' ;;
+    'cssctl help webhooks|delete') canon='delete' ;;
+    'cssctl help webhooks|verify') canon='verify' ;;
+    'cssctl help webhooks|listen') canon='listen' ;;
+    'cssctl help webhooks|replay') canon='replay' ;;
+    'cssctl help webhooks|trigger') canon='trigger' ;;
+    'cssctl help config|list') canon='list' ;;
+    'cssctl help config|get') canon='get' ;;
+    'cssctl help config|set') canon='set' ;;
+    'cssctl help config|unset') canon='unset' ;;
+    'cssctl help config|profiles') canon='profiles' ;;
+    'cssctl help config|path') canon='path' ;;
   esac
 }
 
@@ -87,13 +159,13 @@ __cssctl_values() {
   vals='' dyn='' list=''
   case "$1" in
     'cssctl|--profile') dyn=profiles ;;
-    'cssctl|--output'|'cssctl|-o') vals='table json ndjson csv sarif junit github html' ;;
+    'cssctl|--output'|'cssctl|-o') vals='table wide json ndjson csv sarif junit github html' ;;
     'cssctl login|--profile') dyn=profiles ;;
     'cssctl login|--output'|'cssctl login|-o') vals='table json ndjson csv' ;;
     'cssctl logout|--profile') dyn=profiles ;;
     'cssctl logout|--output'|'cssctl logout|-o') vals='table json ndjson csv' ;;
     'cssctl auth|--profile') dyn=profiles ;;
-    'cssctl auth|--output'|'cssctl auth|-o') vals='table json ndjson csv sarif junit github html' ;;
+    'cssctl auth|--output'|'cssctl auth|-o') vals='table wide json ndjson csv sarif junit github html' ;;
     'cssctl auth status|--profile') dyn=profiles ;;
     'cssctl auth status|--output'|'cssctl auth status|-o') vals='table json ndjson csv' ;;
     'cssctl auth token|--profile') dyn=profiles ;;
@@ -104,42 +176,45 @@ __cssctl_values() {
     'cssctl auth refresh|--profile') dyn=profiles ;;
     'cssctl auth refresh|--output'|'cssctl auth refresh|-o') vals='table json ndjson csv' ;;
     'cssctl connections|--profile') dyn=profiles ;;
-    'cssctl connections|--output'|'cssctl connections|-o') vals='table json ndjson csv sarif junit github html' ;;
+    'cssctl connections|--output'|'cssctl connections|-o') vals='table wide json ndjson csv sarif junit github html' ;;
     'cssctl connections list|--profile') dyn=profiles ;;
-    'cssctl connections list|--output'|'cssctl connections list|-o') vals='table json ndjson csv' ;;
+    'cssctl connections list|--output'|'cssctl connections list|-o') vals='table wide json ndjson csv' ;;
     'cssctl connections create|--profile') dyn=profiles ;;
     'cssctl connections create|--output'|'cssctl connections create|-o') vals='table json ndjson csv' ;;
     'cssctl scans|--profile') dyn=profiles ;;
-    'cssctl scans|--output'|'cssctl scans|-o') vals='table json ndjson csv sarif junit github html' ;;
+    'cssctl scans|--output'|'cssctl scans|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl scans create|--connection') dyn=connections ;;
     'cssctl scans create|--fail-on') vals='critical high medium low info' ;;
     'cssctl scans create|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl scans create|--profile') dyn=profiles ;;
     'cssctl scans create|--output'|'cssctl scans create|-o') vals='table json ndjson csv sarif junit github html' ;;
     'cssctl scans list|--status') vals='queued running completed failed' ;;
     'cssctl scans list|--profile') dyn=profiles ;;
-    'cssctl scans list|--output'|'cssctl scans list|-o') vals='table json ndjson csv' ;;
+    'cssctl scans list|--output'|'cssctl scans list|-o') vals='table wide json ndjson csv' ;;
     'cssctl scans get|--profile') dyn=profiles ;;
     'cssctl scans get|--output'|'cssctl scans get|-o') vals='table json ndjson csv' ;;
+    'cssctl scans get#0') dyn=scans ;;
     'cssctl scans wait|--fail-on') vals='critical high medium low info' ;;
     'cssctl scans wait|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl scans wait|--profile') dyn=profiles ;;
     'cssctl scans wait|--output'|'cssctl scans wait|-o') vals='table json ndjson csv sarif junit github html' ;;
+    'cssctl scans wait#0') dyn=scans ;;
     'cssctl findings|--profile') dyn=profiles ;;
-    'cssctl findings|--output'|'cssctl findings|-o') vals='table json ndjson csv sarif junit github html' ;;
+    'cssctl findings|--output'|'cssctl findings|-o') vals='table wide json ndjson csv sarif junit github html' ;;
     'cssctl findings list|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl findings list|--profile') dyn=profiles ;;
-    'cssctl findings list|--output'|'cssctl findings list|-o') vals='table json ndjson csv sarif junit github html' ;;
+    'cssctl findings list|--output'|'cssctl findings list|-o') vals='table wide json ndjson csv sarif junit github html' ;;
     'cssctl findings summary|--by') vals='severity connection rule status' ;;
     'cssctl findings summary|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl findings summary|--profile') dyn=profiles ;;
     'cssctl findings summary|--output'|'cssctl findings summary|-o') vals='table json' ;;
     'cssctl webhooks|--profile') dyn=profiles ;;
-    'cssctl webhooks|--output'|'cssctl webhooks|-o') vals='table json ndjson csv sarif junit github html' ;;
+    'cssctl webhooks|--output'|'cssctl webhooks|-o') vals='table wide json ndjson csv sarif junit github html' ;;
     'cssctl webhooks create|--events') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped all' list=1 ;;
     'cssctl webhooks create|--profile') dyn=profiles ;;
     'cssctl webhooks create|--output'|'cssctl webhooks create|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks list|--profile') dyn=profiles ;;
-    'cssctl webhooks list|--output'|'cssctl webhooks list|-o') vals='table json ndjson csv' ;;
+    'cssctl webhooks list|--output'|'cssctl webhooks list|-o') vals='table wide json ndjson csv' ;;
     'cssctl webhooks delete|--profile') dyn=profiles ;;
     'cssctl webhooks delete|--output'|'cssctl webhooks delete|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks verify|--profile') dyn=profiles ;;
@@ -155,7 +230,7 @@ __cssctl_values() {
     'cssctl api|--profile') dyn=profiles ;;
     'cssctl api|--output'|'cssctl api|-o') vals='json ndjson' ;;
     'cssctl config|--profile') dyn=profiles ;;
-    'cssctl config|--output'|'cssctl config|-o') vals='table json ndjson csv sarif junit github html' ;;
+    'cssctl config|--output'|'cssctl config|-o') vals='table wide json ndjson csv sarif junit github html' ;;
     'cssctl config list|--profile') dyn=profiles ;;
     'cssctl config list|--output'|'cssctl config list|-o') vals='table json ndjson csv' ;;
     'cssctl config get|--profile') dyn=profiles ;;
@@ -174,12 +249,86 @@ __cssctl_values() {
     'cssctl completion|--profile') dyn=profiles ;;
     'cssctl completion|--output'|'cssctl completion|-o') vals='table json ndjson csv' ;;
     'cssctl completion#0') vals='bash zsh fish' ;;
+    'cssctl help|--profile') dyn=profiles ;;
+    'cssctl help|--output'|'cssctl help|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help login|--profile') dyn=profiles ;;
+    'cssctl help login|--output'|'cssctl help login|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help logout|--profile') dyn=profiles ;;
+    'cssctl help logout|--output'|'cssctl help logout|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help auth|--profile') dyn=profiles ;;
+    'cssctl help auth|--output'|'cssctl help auth|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help auth status|--profile') dyn=profiles ;;
+    'cssctl help auth status|--output'|'cssctl help auth status|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help auth token|--profile') dyn=profiles ;;
+    'cssctl help auth token|--output'|'cssctl help auth token|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help auth switch|--profile') dyn=profiles ;;
+    'cssctl help auth switch|--output'|'cssctl help auth switch|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help auth refresh|--profile') dyn=profiles ;;
+    'cssctl help auth refresh|--output'|'cssctl help auth refresh|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help connections|--profile') dyn=profiles ;;
+    'cssctl help connections|--output'|'cssctl help connections|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help connections list|--profile') dyn=profiles ;;
+    'cssctl help connections list|--output'|'cssctl help connections list|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help connections create|--profile') dyn=profiles ;;
+    'cssctl help connections create|--output'|'cssctl help connections create|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help scans|--profile') dyn=profiles ;;
+    'cssctl help scans|--output'|'cssctl help scans|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help scans create|--profile') dyn=profiles ;;
+    'cssctl help scans create|--output'|'cssctl help scans create|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help scans list|--profile') dyn=profiles ;;
+    'cssctl help scans list|--output'|'cssctl help scans list|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help scans get|--profile') dyn=profiles ;;
+    'cssctl help scans get|--output'|'cssctl help scans get|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help scans wait|--profile') dyn=profiles ;;
+    'cssctl help scans wait|--output'|'cssctl help scans wait|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help findings|--profile') dyn=profiles ;;
+    'cssctl help findings|--output'|'cssctl help findings|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help findings list|--profile') dyn=profiles ;;
+    'cssctl help findings list|--output'|'cssctl help findings list|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help findings summary|--profile') dyn=profiles ;;
+    'cssctl help findings summary|--output'|'cssctl help findings summary|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help webhooks|--profile') dyn=profiles ;;
+    'cssctl help webhooks|--output'|'cssctl help webhooks|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help webhooks create|--profile') dyn=profiles ;;
+    'cssctl help webhooks create|--output'|'cssctl help webhooks create|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help webhooks list|--profile') dyn=profiles ;;
+    'cssctl help webhooks list|--output'|'cssctl help webhooks list|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help webhooks delete|--profile') dyn=profiles ;;
+    'cssctl help webhooks delete|--output'|'cssctl help webhooks delete|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help webhooks verify|--profile') dyn=profiles ;;
+    'cssctl help webhooks verify|--output'|'cssctl help webhooks verify|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help webhooks listen|--profile') dyn=profiles ;;
+    'cssctl help webhooks listen|--output'|'cssctl help webhooks listen|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help webhooks replay|--profile') dyn=profiles ;;
+    'cssctl help webhooks replay|--output'|'cssctl help webhooks replay|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help webhooks trigger|--profile') dyn=profiles ;;
+    'cssctl help webhooks trigger|--output'|'cssctl help webhooks trigger|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help api|--profile') dyn=profiles ;;
+    'cssctl help api|--output'|'cssctl help api|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help config|--profile') dyn=profiles ;;
+    'cssctl help config|--output'|'cssctl help config|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help config list|--profile') dyn=profiles ;;
+    'cssctl help config list|--output'|'cssctl help config list|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help config get|--profile') dyn=profiles ;;
+    'cssctl help config get|--output'|'cssctl help config get|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help config set|--profile') dyn=profiles ;;
+    'cssctl help config set|--output'|'cssctl help config set|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help config unset|--profile') dyn=profiles ;;
+    'cssctl help config unset|--output'|'cssctl help config unset|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help config profiles|--profile') dyn=profiles ;;
+    'cssctl help config profiles|--output'|'cssctl help config profiles|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help config path|--profile') dyn=profiles ;;
+    'cssctl help config path|--output'|'cssctl help config path|-o') vals='table wide json ndjson csv sarif junit github html' ;;
+    'cssctl help completion|--profile') dyn=profiles ;;
+    'cssctl help completion|--output'|'cssctl help completion|-o') vals='table wide json ndjson csv sarif junit github html' ;;
   esac
 }
 
 _cssctl() {
-  local cur=${COMP_WORDS[COMP_CWORD]} path=cssctl npos=0 i w skip=0 flag=''
+  local cur=${COMP_WORDS[COMP_CWORD]} path=cssctl npos=0 i w skip=0 flag='' v
   local subs flags vflags canon vals dyn list
+  # --profile, --base-url and --workspace as typed, for the values asked of the service
+  local -a gopts=()
   COMPREPLY=()
   __cssctl_spec "$path"
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -195,7 +344,11 @@ _cssctl() {
           flag=$w skip=1
           # --flag=value arrives as three words when = is in COMP_WORDBREAKS
           [[ ${COMP_WORDS[i + 1]} == = ]] && skip=2
+          case $w in
+            --profile | --base-url | --workspace | -w) ((i + skip < COMP_CWORD)) && gopts+=("$w" "${COMP_WORDS[i + skip]}") ;;
+          esac
         fi
+        case $w in --profile=?* | --base-url=?* | --workspace=?*) gopts+=("$w") ;; esac
         ;;
       *)
         __cssctl_canon "$path" "$w"
@@ -225,15 +378,18 @@ _cssctl() {
   else
     __cssctl_values "$path#$npos"
   fi
-  [[ -n $dyn ]] && vals=$("${COMP_WORDS[0]}" __complete "$dyn" 2>/dev/null)
+  [[ -n $dyn ]] && vals=$("${COMP_WORDS[0]}" __complete "$dyn" "${gopts[@]}" 2>/dev/null)
   if [[ -n $list && $cur == *,* ]]; then
-    # a comma-separated list: complete the item after the last comma
-    prefix="$prefix${cur%,*}," cur=${cur##*,}
+    # a comma-separated list: complete the item after the last comma, without the values already given
+    local given=",${cur%,*}," rest=''
+    for v in $vals; do [[ $given == *",$v,"* ]] || rest="$rest $v"; done
+    vals=$rest prefix="$prefix${cur%,*}," cur=${cur##*,}
   fi
   if [[ -n $vals ]]; then
     COMPREPLY=($(compgen -P "$prefix" -W "$vals" -- "$cur"))
     [[ -n $list ]] && compopt -o nospace 2>/dev/null
-  else
+  elif [[ -z $dyn ]]; then
+    # a free value: file names; values from the service that did not come: nothing
     compopt -o default 2>/dev/null
   fi
   return 0

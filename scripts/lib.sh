@@ -1,36 +1,157 @@
 # Shared by scripts/test, scripts/try and .ci/run. Source it; it changes nothing until a function is called.
 
+# The Debian packages the tests need: keytar's build dependency (libsecret-1-dev); a real Secret Service
+# (gnome-keyring, dbus, secret-tool); openssl for test certificates; the shells and tmux of the completion and
+# terminal tests; xmllint to validate JUnit reports against junit-10.xsd.
+CSSCTL_TEST_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools openssl zsh fish tmux libxml2-utils chromium)
+
+# Installs the Debian packages named ("$@") that are missing, as root or with sudo. Where it cannot (not
+# Debian, no root and no sudo, no network), it says in one line what is missing and what will be skipped, and
+# goes on (returns 0) — except under CI=true, where that is a failure.
+ensure_packages() {
+  command -v dpkg >/dev/null 2>&1 || {
+    echo "cssctl: not a Debian system: install $* yourself; the keychain, shell and tmux tests that need them will be skipped" >&2
+    [ "${CI:-}" != true ]
+    return
+  }
+  local missing=() p sudo=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local why=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo=(sudo); else why="not root and no sudo"; fi
+  fi
+  if [ -z "$why" ]; then
+    echo "cssctl: installing Debian packages: ${missing[*]}" >&2
+    if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 ||
+      ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; then
+      why="apt-get failed"
+    fi
+  fi
+  if [ -n "$why" ]; then
+    echo "cssctl: could not install ${missing[*]} ($why): without them the OS keychain (keytar) and the tests that need these tools will be skipped" >&2
+    [ "${CI:-}" != true ]
+    return
+  fi
+}
+
+# Runs "$@" holding an exclusive lock on the file $1 (made if need be), so that two scripts sharing a folder
+# (the Node cache, a checkout's node_modules) take turns instead of breaking each other's install.
+with_lock() {
+  local file=$1
+  shift
+  mkdir -p "$(dirname "$file")"
+  if ! command -v flock >/dev/null 2>&1; then
+    "$@"
+    return
+  fi
+  (
+    flock 9
+    "$@"
+  ) 9>"$file"
+}
+
 # Node ≥ 22.19 on PATH: the machine's when new enough, else Node 24 from the npm registry's `node` package
-# (it ships a real Node binary and its headers) in ~/.cache/cssctl-node.
+# (it ships a real Node binary and its headers) in ~/.cache/cssctl-node. The install holds a lock, so two
+# scripts starting at once take turns; the second finds the first's Node and installs nothing.
+_node_ok='const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>22||(a===22&&b>=19)?0:1)'
+_install_node() {
+  local dir=$1
+  if [ -x "$dir/node_modules/.bin/node" ] && "$dir/node_modules/.bin/node" -e "$_node_ok" 2>/dev/null; then
+    return 0
+  fi
+  echo "cssctl: installing Node.js 24 into $dir (this machine has $(node --version 2>/dev/null || echo no node))" >&2
+  (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=warn node@24 >&2)
+}
 ensure_node() {
-  local ok='const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>22||(a===22&&b>=19)?0:1)'
-  if command -v node >/dev/null 2>&1 && node -e "$ok" 2>/dev/null; then return 0; fi
+  if command -v node >/dev/null 2>&1 && node -e "$_node_ok" 2>/dev/null; then return 0; fi
   local dir="${CSSCTL_NODE_DIR:-$HOME/.cache/cssctl-node}"
-  if ! [ -x "$dir/node_modules/.bin/node" ] || ! "$dir/node_modules/.bin/node" -e "$ok" 2>/dev/null; then
-    echo "cssctl: installing Node.js 24 into $dir (this machine has $(node --version 2>/dev/null || echo no node))" >&2
+  if ! [ -x "$dir/node_modules/.bin/node" ] || ! "$dir/node_modules/.bin/node" -e "$_node_ok" 2>/dev/null; then
+    command -v npm >/dev/null 2>&1 || {
+      echo "cssctl: Node.js >= 22.19 is needed, and there is no npm to fetch it with: install Node.js (https://nodejs.org)" >&2
+      return 1
+    }
     mkdir -p "$dir"
-    (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=error node@24 >&2)
+    with_lock "$dir.lock" _install_node "$dir" || {
+      echo "cssctl: could not install Node.js 24 into $dir" >&2
+      return 1
+    }
   fi
   export PATH="$dir/node_modules/.bin:$PATH"
-  node -e "$ok" || { echo "cssctl: could not get Node.js >= 22.19" >&2; return 1; }
+  node -e "$_node_ok" || { echo "cssctl: could not get Node.js >= 22.19" >&2; return 1; }
 }
 
-# npm ci, with keytar built from source (no prebuilt download here) against the running Node's headers.
-# The settings are given to this one command only: npm warns about them on every other.
-npm_ci() {
-  local root nodedir=()
+# The settings that build keytar from source (no prebuilt download here) against the running Node's headers.
+# They are given to the npm commands that build it only: npm warns about them on every other.
+_npm_build_env() {
+  local root
   root=$(node -p 'require("path").resolve(process.execPath, "..", "..")')
-  if [ -f "$root/include/node/node_api.h" ]; then nodedir=(npm_config_nodedir="$root"); fi
-  env "${nodedir[@]}" npm_config_build_from_source=true npm ci --no-audit --no-fund --loglevel=error
+  printf '%s\n' npm_config_build_from_source=true
+  if [ -f "$root/include/node/node_api.h" ]; then printf '%s\n' "npm_config_nodedir=$root"; fi
 }
 
-# node_modules matching package-lock.json, skipped when already in step.
+# npm ci, keytar built from source. npm's own warnings stay visible (a keytar that fails to build is a warning).
+npm_ci() {
+  local settings
+  mapfile -t settings < <(_npm_build_env)
+  env "${settings[@]}" npm ci --no-audit --no-fund --loglevel=warn
+}
+
+keytar_loads() { node -e "require('keytar')" >/dev/null 2>&1; }
+libsecret_present() { dpkg -s libsecret-1-dev >/dev/null 2>&1 || pkg-config --exists libsecret-1 2>/dev/null; }
+
+# keytar (the OS keychain) is an optional dependency: npm ci drops it when libsecret-1-dev is missing. Once
+# libsecret is there, it is rebuilt; when it is still not there, one line says what that means. Under
+# CI=true (which installs libsecret) a keytar that does not load is a failure.
+ensure_keytar() {
+  [ -d node_modules ] || return 0
+  keytar_loads && return 0
+  if libsecret_present; then
+    echo "cssctl: building keytar (the OS keychain) now that libsecret-1-dev is installed" >&2
+    local settings
+    mapfile -t settings < <(_npm_build_env)
+    env "${settings[@]}" npm rebuild keytar --no-audit --no-fund --loglevel=warn >&2 || true
+    keytar_loads && return 0
+    echo "cssctl: keytar did not build (see npm's output above): credentials go to a file and the keychain tests will be skipped" >&2
+  else
+    echo "cssctl: keytar is not built (libsecret-1-dev is not installed): credentials go to a file and the keychain tests will be skipped" >&2
+  fi
+  if [ "${CI:-}" = true ]; then
+    echo "cssctl: CI=true: keytar must load here" >&2
+    return 1
+  fi
+  return 0
+}
+
+_deps() {
+  # npm ci when node_modules does not match package-lock.json (or is missing), then keytar.
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm_ci || return 1
+  fi
+  ensure_keytar
+}
+
+# node_modules matching package-lock.json, skipped when already in step; keytar rebuilt if it does not load.
+# Holds a lock on .tmp/deps.lock so two scripts in the same checkout do not install at once.
 ensure_deps() {
   # A node_modules that is a link belongs to another checkout (a git worktree sharing it): never reinstall it.
   if [ -L node_modules ]; then return 0; fi
-  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm_ci
+  with_lock .tmp/deps.lock _deps
+}
+
+# dist/ built from the sources, under the checkout's lock: two scripts in one checkout never build at once,
+# and a build that is up to date (nothing newer than the last one, the same Node) is skipped, so a second
+# `scripts/try` does not remove the dist/ a first one is running from.
+_build() {
+  local stamp=dist/.built
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(node --version)" ] &&
+    [ -z "$(find src test/sandbox scripts bin package.json package-lock.json tsconfig.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+    return 0
   fi
+  node scripts/build.mjs && node --version > "$stamp"
+}
+ensure_build() {
+  with_lock .tmp/deps.lock _build
 }
 
 # Runs "$@" inside a private D-Bus session with an unlocked gnome-keyring whose files live in a temporary

@@ -7,6 +7,7 @@ import { isBrokenPipe } from './core/sink.js';
 import { terminalText } from './core/terminal-text.js';
 import { registerCommands } from './commands/index.js';
 import { registerCompletion } from './commands/completion/index.js';
+import { addExamples } from './commands/examples.js';
 import { VERSION } from './version.js';
 import { pairJqArgs } from './jq/flags.js';
 
@@ -112,7 +113,7 @@ export function buildProgram(
     .addOption(
       new Option(
         '-o, --output <format>',
-        'output format: table, json, ndjson, csv; findings and scan reports also sarif, junit, github, html',
+        'output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github, html',
       ),
     )
     .option('--json', 'same as -o json')
@@ -138,6 +139,7 @@ export function buildProgram(
   registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {
+    addExamples(cmd);
     cmd.exitOverride();
     cmd.configureOutput(program.configureOutput());
     cmd.showSuggestionAfterError(true);
@@ -146,6 +148,7 @@ export function buildProgram(
     cmd.commands.forEach(configure);
   };
   program.commands.forEach(configure);
+  addExamples(program);
   return program;
 }
 

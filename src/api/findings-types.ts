@@ -1,6 +1,9 @@
 // Shapes of findings and scans as cssctl reads them. The spec shows only some fields (service-api.md §2);
 // everything else is optional and read defensively.
 
+/** Scan statuses the service and the sandbox use (service-api.md shows only "completed"). */
+export const SCAN_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 

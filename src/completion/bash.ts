@@ -50,8 +50,10 @@ ${values.join('\n')}
 }
 
 _cssctl() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} path=${root.name} npos=0 i w skip=0 flag=''
+  local cur=\${COMP_WORDS[COMP_CWORD]} path=${root.name} npos=0 i w skip=0 flag='' v
   local subs flags vflags canon vals dyn list
+  # --profile, --base-url and --workspace as typed, for the values asked of the service
+  local -a gopts=()
   COMPREPLY=()
   __cssctl_spec "$path"
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -67,7 +69,11 @@ _cssctl() {
           flag=$w skip=1
           # --flag=value arrives as three words when = is in COMP_WORDBREAKS
           [[ \${COMP_WORDS[i + 1]} == = ]] && skip=2
+          case $w in
+            --profile | --base-url | --workspace | -w) ((i + skip < COMP_CWORD)) && gopts+=("$w" "\${COMP_WORDS[i + skip]}") ;;
+          esac
         fi
+        case $w in --profile=?* | --base-url=?* | --workspace=?*) gopts+=("$w") ;; esac
         ;;
       *)
         __cssctl_canon "$path" "$w"
@@ -97,15 +103,18 @@ _cssctl() {
   else
     __cssctl_values "$path#$npos"
   fi
-  [[ -n $dyn ]] && vals=$("\${COMP_WORDS[0]}" __complete "$dyn" 2>/dev/null)
+  [[ -n $dyn ]] && vals=$("\${COMP_WORDS[0]}" __complete "$dyn" "\${gopts[@]}" 2>/dev/null)
   if [[ -n $list && $cur == *,* ]]; then
-    # a comma-separated list: complete the item after the last comma
-    prefix="$prefix\${cur%,*}," cur=\${cur##*,}
+    # a comma-separated list: complete the item after the last comma, without the values already given
+    local given=",\${cur%,*}," rest=''
+    for v in $vals; do [[ $given == *",$v,"* ]] || rest="$rest $v"; done
+    vals=$rest prefix="$prefix\${cur%,*}," cur=\${cur##*,}
   fi
   if [[ -n $vals ]]; then
     COMPREPLY=($(compgen -P "$prefix" -W "$vals" -- "$cur"))
     [[ -n $list ]] && compopt -o nospace 2>/dev/null
-  else
+  elif [[ -z $dyn ]]; then
+    # a free value: file names; values from the service that did not come: nothing
     compopt -o default 2>/dev/null
   fi
   return 0

@@ -12,20 +12,27 @@ function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-function flagLine(name: string, f: FlagSpec, condition?: string): string {
-  const parts = [`complete -c ${name}`];
-  if (condition) parts.push(`-n ${fq(condition)}`);
-  if (f.long) parts.push(`-l ${f.long.slice(2)}`);
-  if (f.short) parts.push(`-s ${f.short.slice(1)}`);
-  if (f.takesValue) {
-    if (!f.values) parts.push('-r -F');
-    else if (isDynamic(f.values))
-      parts.push(`-x -a ${fq(`(${name} __complete ${f.values.dynamic} 2>/dev/null)`)}`);
-    else if (f.list) parts.push(`-x -a ${fq(`(__cssctl_list ${f.values.join(' ')})`)}`);
-    else parts.push(`-x -a ${fq(f.values.join(' '))}`);
-  }
-  if (f.description) parts.push(`-d ${fq(oneLine(f.description))}`);
-  return parts.join(' ');
+/**
+ * The flag's lines: one that declares it with its description, and, for a flag with values, one that gives
+ * the values without it (fish shows a line's description beside each of its candidates: the flag's long
+ * description would be repeated on every value).
+ */
+function flagLines(name: string, f: FlagSpec, condition?: string): string[] {
+  const head = [`complete -c ${name}`];
+  if (condition) head.push(`-n ${fq(condition)}`);
+  if (f.long) head.push(`-l ${f.long.slice(2)}`);
+  if (f.short) head.push(`-s ${f.short.slice(1)}`);
+  const decl = [...head];
+  if (f.takesValue) decl.push(f.values ? '-x' : '-r -F');
+  if (f.description) decl.push(`-d ${fq(oneLine(f.description))}`);
+  if (!f.takesValue || !f.values) return [decl.join(' ')];
+  const values = isDynamic(f.values)
+    ? `(__cssctl_dyn ${f.values.dynamic})`
+    : f.list
+      ? `(__cssctl_list ${f.values.join(' ')})`
+      : f.values.join(' ');
+  // The values first: of two lines for one flag, fish shows the flag with the description of the last.
+  return [[...head, '-x', '-a', fq(values)].join(' '), decl.join(' ')];
 }
 
 export function fishScript(root: CommandSpec): string {
@@ -39,18 +46,16 @@ export function fishScript(root: CommandSpec): string {
     root.flags.map(signature).filter((s) => cmds.every((c) => c.flags.some((f) => signature(f) === s))),
   );
   const lines: string[] = [];
-  for (const f of root.flags) if (everywhere.has(signature(f))) lines.push(flagLine(name, f));
+  for (const f of root.flags) if (everywhere.has(signature(f))) lines.push(...flagLines(name, f));
   for (const c of cmds) {
     for (const s of c.commands)
       for (const n of [s.name, ...s.aliases])
         lines.push(`complete -c ${name} -n ${fq(at(c))} -a ${fq(n)} -d ${fq(oneLine(s.description))}`);
-    for (const f of c.flags) if (!everywhere.has(signature(f))) lines.push(flagLine(name, f, at(c)));
+    for (const f of c.flags) if (!everywhere.has(signature(f))) lines.push(...flagLines(name, f, at(c)));
     c.args.forEach((a, i) => {
       if (!a.values) return;
       const pos = a.variadic ? `${i}+` : `${i}`;
-      const values = isDynamic(a.values)
-        ? `(${name} __complete ${a.values.dynamic} 2>/dev/null)`
-        : a.values.join(' ');
+      const values = isDynamic(a.values) ? `(__cssctl_dyn ${a.values.dynamic})` : a.values.join(' ');
       lines.push(`complete -c ${name} -n ${fq(at(c, pos))} -a ${fq(values)}`);
     });
   }
@@ -125,16 +130,36 @@ function __cssctl_at
     end
 end
 
-# A comma-separated list: the current token's items so far, then each value.
+# A comma-separated list: the current token's items so far, then each value not already given.
 function __cssctl_list
     set -l token (commandline -ct)
     set -l head (string replace -r -- '^-[^=]*=' '' $token)
+    set -l given
     if string match -q -- '*,*' $head
         set head (string replace -r -- ',[^,]*$' ',' $head)
+        set given (string split , -- $head)
     else
         set head ''
     end
-    printf '%s\n' $head$argv
+    for v in $argv
+        contains -- $v $given; or printf '%s\n' $head$v
+    end
+end
+
+# Values asked of cssctl at TAB time, with the --profile, --base-url and --workspace typed on the line.
+function __cssctl_dyn
+    set -l words (commandline -opc)
+    set -l gopts
+    set -l n (count $words)
+    for i in (seq 2 $n)
+        switch $words[$i]
+            case --profile --base-url --workspace -w
+                test $i -lt $n; and set -a gopts $words[$i] $words[(math $i + 1)]
+            case '--profile=?*' '--base-url=?*' '--workspace=?*'
+                set -a gopts $words[$i]
+        end
+    end
+    ${name} __complete $argv[1] $gopts 2>/dev/null
 end
 
 complete -c ${name} -f

@@ -6,7 +6,8 @@
 //     at run time, and values are found by name (src/completion/values.ts): --severity and --fail-on offer
 //     the severities, --status the scan statuses, --events and an <event> argument the webhook event
 //     types, -o/--output the output formats, --profile the profiles of config.json, a <key> argument the
-//     config keys.
+//     config keys, --connection the connection aliases and a <scan_id> argument the recent scan ids (both
+//     asked of the service at TAB time, src/completion/remote.ts).
 //     --severity and --events take comma-separated lists (LIST_FLAGS): after a comma the values come again.
 //   - An option or argument with a fixed set of values may use commander's own `.choices([...])`: the
 //     generator reads them (commander then also rejects other values).
@@ -20,7 +21,7 @@
 
 /** A value source read when TAB is pressed, through the hidden `cssctl __complete <source>`. */
 export interface DynamicValues {
-  dynamic: 'profiles';
+  dynamic: 'profiles' | 'connections' | 'scans';
 }
 export type CompletionValues = readonly string[] | DynamicValues;
 

@@ -1,7 +1,7 @@
 // The command tree as completion sees it: read from commander at run time, so every registered command,
 // flag and enumerated value appears without being listed here.
 import type { Argument, Command, Option } from 'commander';
-import { completionOf, type CommandCompletion, type CompletionValues } from './meta.js';
+import { completionOf, type CommandCompletion, type CompletionValues, type DynamicValues } from './meta.js';
 import { ALL_OUTPUTS, DEFAULT_OUTPUTS, LIST_FLAGS, VALUES_BY_ARGUMENT, VALUES_BY_FLAG } from './values.js';
 
 export interface FlagSpec {
@@ -106,8 +106,32 @@ function walk(cmd: Command, path: string[]): CommandSpec {
   };
 }
 
+/**
+ * `cssctl help <command…>` (cli.ts turns it into `<command…> --help`): offered as a command whose words are
+ * the command tree's, without their flags and arguments.
+ */
+function helpSpec(root: CommandSpec): CommandSpec {
+  const under = (c: CommandSpec, path: string[]): CommandSpec => ({
+    ...c,
+    path,
+    flags: root.flags,
+    args: [],
+    commands: c.commands.map((s) => under(s, [...path, s.name])),
+  });
+  return {
+    path: [root.name, 'help'],
+    name: 'help',
+    aliases: [],
+    description: 'show help for a command',
+    flags: root.flags,
+    args: [],
+    commands: root.commands.map((c) => under(c, [root.name, 'help', c.name])),
+  };
+}
+
 export function completionModel(program: Command): CommandSpec {
-  return walk(program, [program.name()]);
+  const root = walk(program, [program.name()]);
+  return { ...root, commands: [...root.commands, helpSpec(root)] };
 }
 
 /** Every command of the tree, the program first. */
@@ -119,6 +143,6 @@ export function flagNames(f: FlagSpec): string[] {
   return [f.long, f.short].filter((x): x is string => x !== undefined);
 }
 
-export function isDynamic(v: CompletionValues | undefined): v is { dynamic: 'profiles' } {
+export function isDynamic(v: CompletionValues | undefined): v is DynamicValues {
   return v !== undefined && !Array.isArray(v);
 }

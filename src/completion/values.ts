@@ -1,13 +1,12 @@
 // The enumerated values completion offers by name (see meta.ts for the convention). Loaded only when a
 // completion script is generated, never at start-up.
-import { SEVERITIES } from '../api/findings-types.js';
+import { SCAN_STATUSES, SEVERITIES } from '../api/findings-types.js';
 import { EVENT_TYPES } from '../api/webhooks.js';
 import { CONFIG_KEYS, OUTPUT_FORMATS } from '../core/config.js';
 import { LIST_OFFER } from '../core/output/offer.js';
 import type { CompletionValues } from './meta.js';
 
-/** Scan statuses the service and the sandbox use (service-api.md shows only "completed"). */
-export const SCAN_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export { SCAN_STATUSES };
 
 /** Every output format: what -o completes before a command is named. */
 export const ALL_OUTPUTS: readonly string[] = OUTPUT_FORMATS;
@@ -22,6 +21,7 @@ export const VALUES_BY_FLAG: Readonly<Record<string, CompletionValues>> = {
   '--status': SCAN_STATUSES,
   '--events': [...EVENT_TYPES, 'all'],
   '--profile': { dynamic: 'profiles' },
+  '--connection': { dynamic: 'connections' },
 };
 
 /** Flags whose value is a comma-separated list of those values (`--severity high,medium`). */
@@ -32,4 +32,5 @@ export const VALUES_BY_ARGUMENT: Readonly<Record<string, CompletionValues>> = {
   event: EVENT_TYPES,
   key: CONFIG_KEYS,
   profile: { dynamic: 'profiles' },
+  scan_id: { dynamic: 'scans' },
 };

@@ -59,7 +59,9 @@ ${values.join('\n')}
 _cssctl() {
   local cmdpath=${root.name} cur=\${words[CURRENT]} w flag= canon= dyn= list=
   local -i i npos=0 skip=0
-  local -a subs flags vflags vals
+  local -a subs flags vflags vals given
+  # --profile, --base-url and --workspace as typed, for the values asked of the service
+  local -a gopts
   __cssctl_spec $cmdpath
   for (( i = 2; i < CURRENT; i++ )); do
     w=\${words[i]}
@@ -72,7 +74,11 @@ _cssctl() {
       (-*)
         if (( \${vflags[(Ie)$w]} )); then
           flag=$w skip=1
+          case $w in
+            (--profile|--base-url|--workspace|-w) (( i + 1 < CURRENT )) && gopts+=($w \${words[i+1]}) ;;
+          esac
         fi
+        case $w in (--profile=?*|--base-url=?*|--workspace=?*) gopts+=($w) ;; esac
         ;;
       (*)
         __cssctl_canon $cmdpath $w
@@ -101,14 +107,20 @@ _cssctl() {
   else
     __cssctl_values "$cmdpath#$npos"
   fi
-  [[ -n $dyn ]] && vals=(\${(f)"$(\${words[1]} __complete $dyn 2>/dev/null)"})
+  [[ -n $dyn ]] && vals=(\${(f)"$(\${words[1]} __complete $dyn $gopts 2>/dev/null)"})
   if (( $#vals )) && [[ -n $list ]]; then
-    # a comma-separated list: complete the item after the last comma; a comma follows, removed on space
+    # a comma-separated list: complete the item after the last comma, without the values already given; a
+    # comma follows, removed on space
+    if [[ $PREFIX == *,* ]]; then
+      given=(\${(s:,:)\${PREFIX%,*}})
+      vals=(\${vals:|given})
+    fi
     compset -P '*,'
-    compadd -qS, -a vals
+    (( $#vals )) && compadd -qS, -a vals
   elif (( $#vals )); then
     compadd -a vals
-  else
+  elif [[ -z $dyn ]]; then
+    # a free value: file names; values from the service that did not come: nothing
     _default
   fi
 }

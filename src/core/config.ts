@@ -10,7 +10,17 @@ export const CONFIG_KEYS = ['base_url', 'workspace', 'email', 'output'] as const
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type Profile = Partial<Record<ConfigKey, string>>;
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'sarif', 'junit', 'github', 'html'] as const;
+export const OUTPUT_FORMATS = [
+  'table',
+  'wide',
+  'json',
+  'ndjson',
+  'csv',
+  'sarif',
+  'junit',
+  'github',
+  'html',
+] as const;
 /** Report formats (cli-contract.md §3): offered by the findings and scan-report commands only, never a saved default. */
 export const REPORT_FORMATS: readonly string[] = ['sarif', 'junit', 'github'];
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -9,6 +9,21 @@ export interface Column<T> {
   style?: (text: string, item: T, color: ChalkInstance) => string;
   /** Shown only when at least one item has a value. */
   optional?: boolean;
+  /** The name `--columns` knows it by (default: the header in lower case). */
+  name?: string;
+  /** Shown only with `-o wide`, or when named in `--columns`. */
+  wide?: boolean;
+  /**
+   * On a terminal too narrow for every column (not `-o wide`): columns with a rank are left out, the highest
+   * first, rather than cutting the columns people read below their `min`.
+   */
+  drop?: number;
+  /** Cut only as a last resort: an id, a date, a number or a status that is cut is no use. */
+  keep?: boolean;
+  /** The width a text column may be cut to before a column with a `drop` rank is left out (default 6). */
+  min?: number;
+  /** An ISO timestamp: `2025-11-25 08:41` (local time) in a table; as the service gave it otherwise. */
+  time?: boolean;
 }
 
 /** What a formatter may use. `write` is stdout (data only); messages go through `io` to stderr. */
@@ -25,6 +40,10 @@ export interface FormatterContext<T> {
   page?: () => Promise<PageInfo | undefined>;
   /** The `--fail-on` threshold, for report formats that mark failures (junit); undefined when not given. */
   failOn?: string;
+  /** `-o wide`: every column, full text, whatever the terminal's width. */
+  wide?: boolean;
+  /** The columns were chosen with `--columns`: shown as asked, none left out. */
+  chosen?: boolean;
   /** What is reported, for reports that say so (html). */
   about?: ReportAbout;
 }

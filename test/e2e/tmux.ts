@@ -20,22 +20,17 @@ export class Tmux {
     return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
   }
 
-  /** Runs a shell script in a new session (160×30 unless told); returns the session's name. */
-  start(script: string, size = { width: 160, height: 30 }): string {
+  /** Runs a shell script in a new session, 160×30 unless told (width/columns, height/rows); returns its name. */
+  start(
+    script: string,
+    size: { width?: number; height?: number; columns?: number; rows?: number } = {},
+  ): string {
     const session = `s${++this.n}`;
     const file = join(this.dir, `tmux-${session}.sh`);
     writeFileSync(file, script);
-    this.cmd(
-      'new-session',
-      '-d',
-      '-s',
-      session,
-      '-x',
-      String(size.width),
-      '-y',
-      String(size.height),
-      `sh '${file}'`,
-    );
+    const x = String(size.columns ?? size.width ?? 160);
+    const y = String(size.rows ?? size.height ?? 30);
+    this.cmd('new-session', '-d', '-s', session, '-x', x, '-y', y, `sh '${file}'`);
     return session;
   }
 

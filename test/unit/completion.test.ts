@@ -49,8 +49,17 @@ const flag = (c: CommandSpec, long: string) => c.flags.find((f) => f.long === lo
 
 describe('the completion model', () => {
   it('lists commands and aliases, not hidden ones', () => {
-    expect(model.commands.map((c) => c.name)).toEqual(['findings', 'webhooks', 'auth', 'gone']);
+    expect(model.commands.map((c) => c.name)).toEqual(['findings', 'webhooks', 'auth', 'gone', 'help']);
     expect(at('findings').aliases).toEqual(['f']);
+  });
+
+  it('offers help as a command whose words are the tree, without flags of their own or arguments', () => {
+    expect(at('help').commands.map((c) => c.name)).toEqual(['findings', 'webhooks', 'auth', 'gone']);
+    const list = at('help', 'findings', 'list');
+    expect(list.path).toEqual(['cssctl', 'help', 'findings', 'list']);
+    expect(list.args).toEqual([]);
+    expect(list.flags.map((f) => f.long)).not.toContain('--severity');
+    expect(list.flags.map((f) => f.long)).toContain('--profile');
   });
 
   it('gives every command its own flags, the help flag and the global ones, each once', () => {

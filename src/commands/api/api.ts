@@ -9,7 +9,7 @@ import { NotAListError, Paginator, idOfObject, readPage, type FetchPage } from '
 import { parseFields } from '../shared/fields.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from '../shared/list.js';
 import { shellQuote } from '../shared/resume.js';
-import { API_OFFER } from './index.js';
+import { API_OFFER } from './offer.js';
 
 export interface ApiOptions {
   method?: string;
@@ -57,17 +57,38 @@ async function readInput(ctx: Context, input: string): Promise<unknown> {
   }
 }
 
+/**
+ * The request's method (cli-contract.md §2): -X when given; else POST when -f or --input give a body (as gh
+ * does), else GET. --paginate always reads with GET and sends -f fields as query parameters. Combinations
+ * that cannot be sent are usage errors, found before any request.
+ */
+export function apiMethod(
+  opts: Pick<ApiOptions, 'method' | 'input' | 'paginate'>,
+  hasFields: boolean,
+): string {
+  const method = (
+    opts.method ?? (!opts.paginate && (hasFields || opts.input) ? 'POST' : 'GET')
+  ).toUpperCase();
+  if (!METHODS.has(method))
+    throw new UsageError(`unsupported method "${opts.method}": use ${[...METHODS].join(', ')}`);
+  if (opts.paginate && method !== 'GET')
+    throw new UsageError(`--paginate reads with GET: it cannot be used with -X ${method}`);
+  if (opts.paginate && opts.input)
+    throw new UsageError(
+      '--paginate reads with GET: it cannot send --input (give -f fields as query parameters)',
+    );
+  const bodyless = method === 'GET' || method === 'HEAD' || method === 'DELETE';
+  if (opts.input && bodyless) throw new UsageError(`--input cannot be used with ${method}`);
+  if (opts.input && hasFields) throw new UsageError('use either -f fields or --input, not both');
+  return method;
+}
+
 export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promise<void> {
   const { path, query } = splitApiPath(args[0] ?? '');
   const fields = parseFields(opts.field ?? [], '-f');
   const hasFields = Object.keys(fields).length > 0;
-  const method = (opts.method ?? (hasFields || opts.input ? 'POST' : 'GET')).toUpperCase();
-  if (!METHODS.has(method))
-    throw new UsageError(`unsupported method "${opts.method}": use ${[...METHODS].join(', ')}`);
+  const method = apiMethod(opts, hasFields);
   const bodyless = method === 'GET' || method === 'HEAD' || method === 'DELETE';
-  if (opts.input && bodyless) throw new UsageError(`--input cannot be used with ${method}`);
-  if (opts.input && hasFields) throw new UsageError('use either -f fields or --input, not both');
-  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
 
   let body: unknown;
   if (opts.input) body = await readInput(ctx, opts.input);
@@ -138,8 +159,8 @@ function printValue(ctx: Context, format: string, value: unknown): void {
 }
 
 /**
- * `cssctl api '<path>?…&offset=N' --paginate …`: the offset goes into the path's query (an `-f offset=N`
- * would turn the request into a POST), replacing any offset given before, in the path or as a field.
+ * `cssctl api '<path>?…&offset=N' --paginate …`: the offset goes into the path's query, replacing any offset
+ * given before, in the path or as a field.
  */
 export function apiResumeCommand(argv: readonly string[], rawPath: string, offset: number): string {
   const [pathPart, search = ''] = rawPath.split(/\?(.*)/s, 2) as [string, string?];

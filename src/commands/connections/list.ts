@@ -8,8 +8,15 @@ export const connectionColumns: Column<Connection>[] = [
   { header: 'ALIAS', value: (c) => c.alias, style: (t, _c, color) => color.bold(t) },
   { header: 'PROVIDER', value: (c) => c.provider },
   { header: 'STATUS', value: (c) => c.status, optional: true },
-  { header: 'ID', value: (c) => c.id, optional: true, style: (t, _c, color) => color.dim(t) },
-  { header: 'CREATED', value: (c) => c.created_at, optional: true },
+  {
+    header: 'ID',
+    value: (c) => c.id,
+    optional: true,
+    style: (t, _c, color) => color.dim(t),
+    keep: true,
+    drop: 1,
+  },
+  { header: 'CREATED', value: (c) => c.created_at, optional: true, keep: true, time: true },
 ];
 
 export async function list(ctx: Context, opts: ListOptions): Promise<void> {

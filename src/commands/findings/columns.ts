@@ -2,15 +2,20 @@ import type { Finding } from '../../api/findings-types.js';
 import type { Column } from '../../core/format.js';
 import { styleSeverity } from './severity.js';
 
+/**
+ * On a narrow terminal the title and resource get the width: the id is left out first, then the status and
+ * the connection (`-o wide` or `--columns` show them).
+ */
 export const findingColumns: Column<Finding>[] = [
   {
     header: 'SEVERITY',
     value: (f) => f.severity,
     style: (t, f, color) => styleSeverity(t, f.severity, color),
+    keep: true,
   },
-  { header: 'TITLE', value: (f) => f.title },
-  { header: 'RESOURCE', value: (f) => f.resource },
-  { header: 'CONNECTION', value: (f) => f.connection_alias, optional: true },
-  { header: 'STATUS', value: (f) => f.status, optional: true },
-  { header: 'ID', value: (f) => f.id, style: (t, _f, color) => color.dim(t) },
+  { header: 'TITLE', value: (f) => f.title, min: 30 },
+  { header: 'RESOURCE', value: (f) => f.resource, min: 24 },
+  { header: 'CONNECTION', value: (f) => f.connection_alias, optional: true, drop: 1 },
+  { header: 'STATUS', value: (f) => f.status, optional: true, keep: true, drop: 2 },
+  { header: 'ID', value: (f) => f.id, style: (t, _f, color) => color.dim(t), keep: true, drop: 3 },
 ];

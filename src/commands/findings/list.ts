@@ -3,7 +3,7 @@ import { listFindings } from '../../api/findings.js';
 import { idOfObject } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { chooseFormat, standardFormats, writeList } from '../../core/output/index.js';
+import { chooseFormat, selectColumns, standardFormats, writeList } from '../../core/output/index.js';
 import { writePages, type ListOptions } from '../shared/list.js';
 import { findingColumns } from './columns.js';
 import { FINDINGS_OFFER, loadFindingFormat } from './formats/index.js';
@@ -19,15 +19,18 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
+  const columns = selectColumns(findingColumns, opts.columns, format);
   const formats = { ...standardFormats<Finding>(), ...(await loadFindingFormat(format)) };
   const client = await ctx.api();
   const fetch: FetchSeverity = (severity, offset, limit) =>
     listFindings(client, { limit, offset, severity, scanId });
   const severities = opts.severity ?? [];
+  const chosen = opts.columns !== undefined;
   const out = {
     format,
     formats,
-    columns: findingColumns,
+    columns,
+    chosen,
     noun: 'findings',
     signal: ctx.signal,
     about: {

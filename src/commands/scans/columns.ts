@@ -14,14 +14,23 @@ export function styleStatus(text: string, status: unknown, color: import('chalk'
   }
 }
 
+/**
+ * The scan id (what `scans wait` and `scans get` take) and the date are never cut; on a narrow terminal the
+ * risk score and then the critical count are left out (`-o wide` or `--columns` show them).
+ */
 export const scanColumns: Column<Scan>[] = [
-  { header: 'SCAN', value: (s) => s.scan_id, style: (t, _s, color) => color.bold(t) },
-  { header: 'CONNECTION', value: (s) => s.connection_alias },
-  { header: 'STATUS', value: (s) => s.status, style: (t, s, color) => styleStatus(t, s.status, color) },
-  { header: 'FINDINGS', value: (s) => s.total_findings, optional: true },
-  { header: 'CRITICAL', value: (s) => s.critical_count, optional: true },
-  { header: 'RISK', value: (s) => s.risk_score, optional: true },
-  { header: 'CREATED', value: (s) => s.created_at, optional: true },
+  { header: 'SCAN', value: (s) => s.scan_id, style: (t, _s, color) => color.bold(t), keep: true },
+  { header: 'CONNECTION', value: (s) => s.connection_alias, min: 10 },
+  {
+    header: 'STATUS',
+    value: (s) => s.status,
+    style: (t, s, color) => styleStatus(t, s.status, color),
+    keep: true,
+  },
+  { header: 'FINDINGS', value: (s) => s.total_findings, optional: true, keep: true },
+  { header: 'CRITICAL', value: (s) => s.critical_count, optional: true, keep: true, drop: 1 },
+  { header: 'RISK', value: (s) => s.risk_score, optional: true, keep: true, drop: 2 },
+  { header: 'CREATED', value: (s) => s.created_at, optional: true, keep: true, time: true },
 ];
 
 /** The key/value lines of one scan in a table. */

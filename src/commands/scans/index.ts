@@ -41,7 +41,7 @@ export function registerScans(program: Command, ctx: MakeContext): void {
     scans
       .command('list')
       .description('list scans, newest first')
-      .option('--status <status>', 'only scans with this status (e.g. queued, running, completed, failed)'),
+      .option('--status <status>', 'only scans with this status: queued, running, completed or failed'),
   ).action(lazy(ctx, async () => (await import('./list.js')).list));
   scans
     .command('get')

@@ -1,4 +1,4 @@
-import type { Scan } from '../../api/findings-types.js';
+import { SCAN_STATUSES, type Scan } from '../../api/findings-types.js';
 import { listScans } from '../../api/findings.js';
 import { idOfObject } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
@@ -10,12 +10,20 @@ export interface ScansListOptions extends ListOptions {
   status?: string;
 }
 
+/**
+ * `--status`, case-insensitive, one of the four the service knows; anything else is a usage error, found
+ * before any request (the service would answer it with a 422, exit 7).
+ */
+export function scanStatus(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const status = raw.trim().toLowerCase();
+  if (!(SCAN_STATUSES as readonly string[]).includes(status))
+    throw new UsageError(`invalid --status "${raw}": use one of ${SCAN_STATUSES.join(', ')}`);
+  return status;
+}
+
 export async function list(ctx: Context, opts: ScansListOptions): Promise<void> {
-  const status = opts.status?.trim().toLowerCase();
-  if (opts.status !== undefined && !/^[a-z_-]+$/.test(status ?? ''))
-    throw new UsageError(
-      `invalid --status "${opts.status}": a word such as queued, running, completed, failed`,
-    );
+  const status = scanStatus(opts.status);
   const client = await ctx.api();
   await runList<Scan>(ctx, opts, {
     noun: 'scans',

@@ -1,8 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../../core/context.js';
-import { ExitError } from '../../core/errors.js';
 import { OUTPUT_FORMATS } from '../../core/config.js';
-import { LIST_OFFER, unofferedFormat, type Offer } from '../../core/output/offer.js';
+import { ExitError, UsageError } from '../../core/errors.js';
+import { completeWith, completionOf } from '../../completion/meta.js';
+import { LIST_OFFER, WIDE_LIST_OFFER, unofferedFormat, type Offer } from '../../core/output/offer.js';
 import { jqOptions } from '../../jq/flags.js';
 
 export type MakeContext = (cmd: Command) => Context;
@@ -17,16 +18,23 @@ export type Verb<O> = (ctx: Context, opts: O, args: string[]) => Promise<void>;
  * standard formats, for their messages). Only the flags are read: a profile's saved `output` that a command
  * does not offer falls back to the command's default when the verb chooses (chooseFormat).
  */
-export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, offer: Offer = LIST_OFFER) {
+export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, given?: Offer) {
   return async (...params: unknown[]): Promise<void> => {
     const cmd = params[params.length - 1] as Command;
     const ctx = makeContext(cmd);
+    // Without an Offer of its own, a command offers what it declares for completion (a list command:
+    // addListOptions), else the standard formats.
+    const declared = completionOf(cmd);
+    const offer =
+      given ??
+      (declared && 'outputs' in declared ? { names: declared.outputs, default: 'table' } : LIST_OFFER);
     const flag = ctx.globals.json ? 'json' : ctx.globals.output?.toLowerCase();
-    if (
-      flag !== undefined &&
-      (OUTPUT_FORMATS as readonly string[]).includes(flag) &&
-      !offer.names.includes(flag)
-    ) {
+    if (flag !== undefined && !offer.names.includes(flag)) {
+      // A format no command has is named with this command's choices only, not every format cssctl knows.
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(flag))
+        throw new UsageError(
+          `invalid output format "${ctx.globals.output ?? flag}": use one of ${offer.names.join(', ')}`,
+        );
       throw unofferedFormat(flag, offer, commandPath(cmd));
     }
     // --jq: the filter is compiled (exit 2 if it does not) before the verb can send anything.
@@ -38,8 +46,8 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
       : undefined;
     const verb = await load();
     // A variadic last argument (`<paths...>`) takes every remaining word.
-    const declared = cmd.registeredArguments;
-    const args = declared.at(-1)?.variadic ? cmd.args : cmd.args.slice(0, declared.length);
+    const argDefs = cmd.registeredArguments;
+    const args = argDefs.at(-1)?.variadic ? cmd.args : cmd.args.slice(0, argDefs.length);
     try {
       await verb(ctx, cmd.opts<O & object>(), args);
     } catch (err) {
@@ -87,8 +95,11 @@ export function collect(value: string, previous: string[] = []): string[] {
 }
 
 export function addListOptions(cmd: Command): Command {
-  return cmd
+  cmd
     .option('--limit <n>', 'items per page', positiveInt)
     .option('--offset <n>', 'start at this item', nonNegativeInt)
-    .option('--all', 'follow every page (streams; memory stays flat)');
+    .option('--all', 'follow every page (streams; memory stays flat)')
+    .option('--columns <names>', 'the table (or csv) columns to show, in this order, e.g. id,title');
+  // A list offers -o wide too (lazy() and completion read this).
+  return completeWith(cmd, { outputs: WIDE_LIST_OFFER.names });
 }

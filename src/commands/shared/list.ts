@@ -2,8 +2,9 @@ import type { Context } from '../../core/context.js';
 import { ApiError } from '../../core/errors.js';
 import type { Formats, PageInfo } from '../../core/format.js';
 import {
-  LIST_OFFER,
+  WIDE_LIST_OFFER,
   chooseFormat,
+  selectColumns,
   standardFormats,
   writeList,
   type Column,
@@ -18,6 +19,8 @@ export interface ListOptions {
   limit?: number;
   offset?: number;
   all?: boolean;
+  /** --columns: names checked by selectColumns before any request. */
+  columns?: string;
 }
 
 export interface ListSpec<T> {
@@ -102,12 +105,13 @@ export function allPages<T>(ctx: Context, spec: Pick<ListSpec<T>, 'fetch' | 'idO
 export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>): Promise<void> {
   const format = chooseFormat(
     await ctx.settings(),
-    spec.offer ?? LIST_OFFER,
+    spec.offer ?? WIDE_LIST_OFFER,
     spec.command ?? `${spec.noun} list`,
   );
   const out = {
     format,
-    columns: spec.columns,
+    columns: selectColumns(spec.columns, opts.columns, format),
+    chosen: opts.columns !== undefined,
     noun: spec.noun,
     formats: { ...standardFormats<T>(), ...spec.formats },
     signal: ctx.signal,

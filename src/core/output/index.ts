@@ -11,12 +11,13 @@ import { unofferedFormat, type Offer } from './offer.js';
 import { PIPE_CELL_WIDTH, table } from './table.js';
 
 export type { Column, PageInfo } from '../format.js';
-export { LIST_OFFER, STANDARD_FORMATS, unofferedFormat, type Offer } from './offer.js';
+export { LIST_OFFER, STANDARD_FORMATS, WIDE_LIST_OFFER, unofferedFormat, type Offer } from './offer.js';
 export { csvCell, csvField, valueText } from './cells.js';
+export { columnName, selectColumns } from './columns.js';
 export { JsonArrayWriter } from './json.js';
 
 export function standardFormats<T>(): Formats<T> {
-  return { table, json, ndjson, csv };
+  return { table, wide: (ctx) => table({ ...ctx, wide: true }), json, ndjson, csv };
 }
 
 /**
@@ -46,6 +47,8 @@ export interface ListSource<T> extends AsyncIterable<T> {
 export interface ListOutput<T> {
   format: string;
   columns: Column<T>[];
+  /** The columns were chosen with --columns (selectColumns): all shown, in that order. */
+  chosen?: boolean;
   /** The noun for "No connections found." */
   noun: string;
   /** The formats to choose from (default: table, json, ndjson, csv). */
@@ -79,6 +82,7 @@ export async function writeList<T>(
       // Gathered into 64 KiB writes (src/core/sink.ts); flushed when the stream pauses and at the end.
       write: (s) => io.outBatched(s),
       columns: out.columns,
+      chosen: out.chosen,
       noun: out.noun,
       page: source.page ? () => source.page!() : undefined,
       failOn: out.failOn,
@@ -159,7 +163,8 @@ export async function writeObject(
       return;
     }
     default:
-      // A report format saved in the profile (an -o flag was checked before): a record shows as a table.
+      // wide, or a report format saved in the profile (an -o flag was checked before): a record shows as a
+      // table.
       return writeObject(io, 'table', obj, fields);
   }
 }

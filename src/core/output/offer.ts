@@ -15,6 +15,12 @@ export interface Offer {
 
 export const LIST_OFFER: Offer = { names: STANDARD_FORMATS, default: 'table' };
 
+/**
+ * What the list commands offer (those with addListOptions): the standard formats and `wide`, a table with
+ * every column, uncut.
+ */
+export const WIDE_LIST_OFFER: Offer = { names: ['table', 'wide', 'json', 'ndjson', 'csv'], default: 'table' };
+
 export function unofferedFormat(format: string, offer: Offer, command: string): UsageError {
   return new UsageError(`-o ${format} is not available for "${command}": use ${offer.names.join(', ')}`);
 }

@@ -21,24 +21,88 @@ async function loadWidths() {
   };
 }
 
+/** Cuts the widest column above its floor, one step at a time, until the row fits `budget` or none can give. */
+function shrink(start: number[], floors: number[], budget: number): number[] {
+  const widths = [...start];
+  const total = () => widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1);
+  while (total() > budget) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if ((widths[i] ?? 0) > (floors[i] ?? 0) && (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0)))
+        widest = i;
+    }
+    if (widest < 0) break;
+    const others = total() - (widths[widest] ?? 0);
+    widths[widest] = Math.max(floors[widest] ?? 0, Math.min((widths[widest] ?? 0) - 1, budget - others));
+  }
+  return widths;
+}
+
+const rowWidth = (widths: number[]) => widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1);
+
 /**
  * Column widths that fit `budget` columns: the widest columns give way first, none below MIN_WIDTH (or its
  * natural width, when smaller).
  */
 export function fitWidths(natural: number[], budget: number): number[] {
-  const widths = [...natural];
-  const total = () => widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1);
-  while (total() > budget) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if ((widths[i] ?? 0) > MIN_WIDTH && (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0)))
-        widest = i;
-    }
-    if (widest < 0) break;
-    const others = total() - (widths[widest] ?? 0);
-    widths[widest] = Math.max(MIN_WIDTH, Math.min((widths[widest] ?? 0) - 1, budget - others));
+  return shrink(
+    natural,
+    natural.map((n) => Math.min(n, MIN_WIDTH)),
+    budget,
+  );
+}
+
+/** What the layout needs of a column: its natural width and its Column hints (keep, drop, min). */
+export interface LayoutColumn {
+  natural: number;
+  keep?: boolean;
+  drop?: number;
+  min?: number;
+}
+
+/**
+ * The columns a terminal `budget` wide shows, and their widths, spent on the columns people read: text
+ * columns are cut first, widest first, down to their `min`; when that is not enough, the column with the
+ * highest `drop` rank is left out and the fit starts again. With nothing left to drop, text columns are cut
+ * down to MIN_WIDTH, and only then the `keep` columns (ids, dates, numbers). Returns the indexes shown.
+ */
+export function layout(cols: LayoutColumn[], budget: number): { shown: number[]; widths: number[] } {
+  let shown = cols.map((_, i) => i);
+  const natural = () => shown.map((i) => cols[i]!.natural);
+  for (;;) {
+    const floors = shown.map((i) => {
+      const c = cols[i]!;
+      return c.keep ? c.natural : Math.min(c.natural, c.min ?? MIN_WIDTH);
+    });
+    const widths = shrink(natural(), floors, budget);
+    if (rowWidth(widths) <= budget) return { shown, widths };
+    const droppable = shown.filter((i) => cols[i]!.drop !== undefined);
+    if (droppable.length === 0) break;
+    const victim = droppable.reduce((a, b) => ((cols[b]!.drop ?? 0) > (cols[a]!.drop ?? 0) ? b : a));
+    shown = shown.filter((i) => i !== victim);
   }
-  return widths;
+  const textFirst = shrink(
+    natural(),
+    shown.map((i) => (cols[i]!.keep ? cols[i]!.natural : Math.min(cols[i]!.natural, MIN_WIDTH))),
+    budget,
+  );
+  return {
+    shown,
+    widths: shrink(
+      textFirst,
+      natural().map((n) => Math.min(n, MIN_WIDTH)),
+      budget,
+    ),
+  };
+}
+
+/** An ISO timestamp as `2025-11-25 08:41` in local time; any other text is left as it is. */
+export function shortTime(text: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text)) return text;
+  const d = new Date(text);
+  if (Number.isNaN(d.getTime())) return text;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
 function terminalWidth(io: IO): number | undefined {
@@ -47,9 +111,12 @@ function terminalWidth(io: IO): number | undefined {
 }
 
 /**
- * `table`: a borderless table written batch by batch (widths measured as cli-table3 does). Cells are sanitised (text from the service
- * never drives the terminal) and cut with '…' to fit the terminal; the full text is in json and csv.
- * Ctrl-C or an error mid-stream still writes the rows held for the batch (end with complete: false).
+ * `table`: a borderless table written batch by batch (widths measured as cli-table3 does). Cells are sanitised
+ * (text from the service never drives the terminal); timestamps are shown as `2025-11-25 08:41`. On a
+ * terminal the width goes to the columns people read (see layout): text is cut with '…', and on a narrow one
+ * the columns ranked to give way are left out. `-o wide` (ctx.wide) shows every column in full, and
+ * `--columns` (ctx.chosen) the columns asked for, none left out. Ctrl-C or an error mid-stream still writes
+ * the rows held for the batch (end with complete: false).
  */
 export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
   const { io } = ctx;
@@ -63,15 +130,33 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
     batch = [];
     const { width, cut } = await loadWidths();
     const first = cols === undefined;
-    cols ??= ctx.columns.filter((c) => !c.optional || items.some((i) => cellText(c, i) !== ''));
-    const rows = items.map((item) => cols!.map((c) => terminalText(cellText(c, item))));
+    cols ??= ctx.columns.filter(
+      (c) =>
+        ctx.chosen || ((ctx.wide || !c.wide) && (!c.optional || items.some((i) => cellText(c, i) !== ''))),
+    );
+    const cell = (c: Column<T>, item: T) => {
+      const text = terminalText(cellText(c, item));
+      return c.time && !ctx.wide ? shortTime(text) : text;
+    };
+    let rows = items.map((item) => cols!.map((c) => cell(c, item)));
     if (!widths) {
       const natural = cols.map((c, i) => Math.max(width(c.header), ...rows.map((r) => width(r[i] ?? ''))));
       const room = terminalWidth(io);
-      widths =
-        room === undefined
-          ? natural.map((n) => Math.min(n, PIPE_CELL_WIDTH))
-          : fitWidths(natural, Math.max(room - 1, 20));
+      if (room === undefined || ctx.wide) widths = natural.map((n) => Math.min(n, PIPE_CELL_WIDTH));
+      else {
+        const hints = cols.map((c, i) => ({
+          natural: natural[i] ?? 0,
+          keep: c.keep,
+          min: c.min,
+          // Columns asked for by name are all shown.
+          drop: ctx.chosen ? undefined : c.drop,
+        }));
+        const fit = layout(hints, Math.max(room - 1, 20));
+        const all = cols;
+        cols = fit.shown.map((i) => all[i]!);
+        rows = rows.map((r) => fit.shown.map((i) => r[i] ?? ''));
+        widths = fit.widths;
+      }
     }
     const w = widths;
     const c = cols;

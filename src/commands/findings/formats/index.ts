@@ -3,7 +3,7 @@
 // scan report of `scans wait` / `scans create --wait` offer every format named here.
 import type { Finding } from '../../../api/findings-types.js';
 import type { FormatterFactory } from '../../../core/format.js';
-import { STANDARD_FORMATS, type Offer } from '../../../core/output/offer.js';
+import { WIDE_LIST_OFFER, type Offer } from '../../../core/output/offer.js';
 
 export const findingFormats: Readonly<Record<string, () => Promise<FormatterFactory<Finding>>>> = {
   sarif: async () => (await import('./sarif.js')).sarif,
@@ -14,8 +14,11 @@ export const findingFormats: Readonly<Record<string, () => Promise<FormatterFact
 
 export const REPORT_FORMATS = Object.keys(findingFormats);
 
-/** What `findings list` offers: the standard four and the reports. */
-export const FINDINGS_OFFER: Offer = { names: [...STANDARD_FORMATS, ...REPORT_FORMATS], default: 'table' };
+/** What `findings list` offers: the standard four, wide and the reports. */
+export const FINDINGS_OFFER: Offer = {
+  names: [...WIDE_LIST_OFFER.names, ...REPORT_FORMATS],
+  default: 'table',
+};
 
 /** Loads the chosen report format (undefined for the standard ones). */
 export async function loadFindingFormat(name: string): Promise<Record<string, FormatterFactory<Finding>>> {

@@ -1,0 +1,125 @@
+// Two or three examples at the end of each command's --help (as gh does). Keyed by the command's path;
+// cli.ts attaches them to the tree. A command added to the tree gets its examples here (a test checks that
+// every command has some). --help itself is answered from dist/help.json, so this text costs no start-up.
+import type { Command } from 'commander';
+
+export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  '': [
+    'cssctl login --base-url https://scanner.example.com -w acme --email me@example.com',
+    'cssctl scans create --connection prod --wait --fail-on high',
+    'cssctl findings list --severity critical,high',
+  ],
+  login: [
+    'cssctl login --base-url https://scanner.example.com -w acme --email me@example.com',
+    'printf "%s\\n" "$CSSCTL_PASSWORD" | cssctl login --email ci@example.com --password-stdin',
+    'cssctl login --profile staging --base-url https://staging.example.com -w acme',
+  ],
+  logout: ['cssctl logout', 'cssctl logout --profile staging'],
+  auth: [
+    'cssctl auth status',
+    'curl -H "Authorization: Bearer $(cssctl auth token)" "$URL/api/v1/connections"',
+  ],
+  'auth status': ['cssctl auth status', 'cssctl auth status --json'],
+  'auth token': [
+    'curl -H "Authorization: Bearer $(cssctl auth token)" "$URL/api/v1/connections"',
+    'cssctl auth token --profile staging',
+  ],
+  'auth refresh': ['cssctl auth refresh', 'cssctl auth refresh --profile staging'],
+  connections: ['cssctl connections list', 'cssctl connections create --alias prod --provider aws'],
+  'connections list': [
+    'cssctl connections list',
+    'cssctl connections list --all --json',
+    'cssctl connections list -o csv',
+  ],
+  'connections create': [
+    'cssctl connections create --alias prod --provider aws',
+    'cssctl connections create --alias eu --provider gcp --set region=europe-west1',
+  ],
+  scans: ['cssctl scans create --connection prod --wait', 'cssctl scans list --status running'],
+  'scans create': [
+    'cssctl scans create --connection prod',
+    'cssctl scans create --connection prod --wait --fail-on high',
+    'cssctl scans create --connection prod --wait -o sarif > cssctl.sarif',
+  ],
+  'scans list': [
+    'cssctl scans list',
+    'cssctl scans list --status failed --json',
+    'cssctl scans list -o wide',
+  ],
+  'scans get': ['cssctl scans get scn_0123456789abcdef', 'cssctl scans get scn_0123456789abcdef --json'],
+  'scans wait': [
+    'cssctl scans wait scn_0123456789abcdef',
+    'cssctl scans wait scn_0123456789abcdef --fail-on critical --wait-timeout 600',
+    'cssctl scans wait scn_0123456789abcdef -o junit > cssctl.xml',
+  ],
+  findings: [
+    'cssctl findings list --severity critical,high',
+    'cssctl findings list --all -o csv > findings.csv',
+  ],
+  'findings list': [
+    'cssctl findings list --severity critical,high',
+    'cssctl findings list --scan scn_0123456789abcdef --all --json',
+    'cssctl findings list --columns severity,title,id',
+  ],
+  webhooks: ['cssctl webhooks list', 'cssctl webhooks listen --forward-to http://127.0.0.1:3000/hook'],
+  'webhooks create': [
+    'cssctl webhooks create --url https://hooks.example.com/cssctl --events all',
+    'cssctl webhooks create --url https://hooks.example.com/cssctl --events scan.failed,finding.critical --secret-stdin < secret.txt',
+  ],
+  'webhooks list': ['cssctl webhooks list', 'cssctl webhooks list --json'],
+  'webhooks delete': ['cssctl webhooks delete whk_0123456789abcdef'],
+  'webhooks verify': [
+    'cssctl webhooks verify --signature "$SIGNATURE_HEADER" --payload-file body.json',
+    'cssctl webhooks verify --signature "$SIGNATURE_HEADER" --secret-file secret.txt < body.json',
+  ],
+  'webhooks listen': [
+    'cssctl webhooks listen',
+    'cssctl webhooks listen --port 9000 --forward-to http://127.0.0.1:3000/hook',
+    'cssctl webhooks listen -o json',
+  ],
+  'webhooks trigger': [
+    'cssctl webhooks trigger scan.completed --url http://127.0.0.1:8088/',
+    'cssctl webhooks trigger finding.critical --url https://hooks.example.com/cssctl',
+  ],
+  api: [
+    'cssctl api /connections',
+    'cssctl api --paginate /findings -f severity=critical',
+    'cssctl api -X POST /connections -f alias=dev -f provider=aws',
+  ],
+  config: ['cssctl config list', 'cssctl config set output json'],
+  'auth switch': ['cssctl auth switch staging', 'cssctl auth switch default'],
+  'config profiles': ['cssctl config profiles', 'cssctl config profiles --json'],
+  'findings summary': [
+    'cssctl findings summary',
+    'cssctl findings summary --by connection',
+    'cssctl findings summary --by rule --scan scn_123 -o json',
+  ],
+  'webhooks replay': [
+    'cssctl webhooks replay ./deliveries --to http://127.0.0.1:3000/hooks',
+    'cssctl webhooks replay ./deliveries/20261125T084100.123Z-scan.completed-4aecf01f.json --to http://127.0.0.1:3000/hooks --resign',
+  ],
+  'config list': ['cssctl config list', 'cssctl config list --profile staging'],
+  'config get': ['cssctl config get workspace', 'cssctl config get base_url --profile staging'],
+  'config set': ['cssctl config set workspace acme', 'cssctl config set output wide'],
+  'config unset': ['cssctl config unset output'],
+  'config path': ['cssctl config path'],
+  completion: [
+    "echo 'source <(cssctl completion bash)' >> ~/.bashrc",
+    'mkdir -p ~/.zfunc && cssctl completion zsh > ~/.zfunc/_cssctl',
+    'mkdir -p ~/.config/fish/completions && cssctl completion fish > ~/.config/fish/completions/cssctl.fish',
+  ],
+};
+
+/** The path of a command below the program: "" for the program, "scans create" for a verb. */
+function pathOf(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Appends the command's examples to its --help. */
+export function addExamples(cmd: Command): void {
+  const examples = EXAMPLES[pathOf(cmd)];
+  if (examples?.length)
+    cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+}

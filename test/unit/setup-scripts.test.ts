@@ -1,0 +1,163 @@
+// scripts/lib.sh, the set-up of scripts/try, scripts/test and .ci/run (issue 21), with the system's tools
+// replaced by stubs on PATH: which Debian packages it installs and how, what it says when it cannot, and when
+// it rebuilds keytar — and that under CI=true what a developer may skip is a failure.
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const LIB = fileURLToPath(new URL('../../scripts/lib.sh', import.meta.url));
+let dir: string;
+let bin: string;
+let log: string;
+
+/** A stub program: logs its name, arguments and build setting, then runs `body` (sh). */
+function stub(name: string, body = 'exit 0'): void {
+  const file = join(bin, name);
+  writeFileSync(
+    file,
+    `#!/bin/sh\necho "${name} $* [build_from_source=\${npm_config_build_from_source:-}]" >> "$LOG"\n${body}\n`,
+  );
+  chmodSync(file, 0o755);
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cssctl-setup-'));
+  bin = join(dir, 'bin');
+  mkdirSync(bin);
+  for (const tool of ['env', 'cat', 'mkdir', 'dirname', 'sh', 'rm']) {
+    const real = ['/usr/bin', '/bin'].map((d) => join(d, tool)).find((p) => existsSync(p));
+    if (real) symlinkSync(real, join(bin, tool));
+  }
+  // dpkg -s: installed unless named in $MISSING.
+  stub('dpkg', 'case " $MISSING " in *" $2 "*) exit 1 ;; esac; exit 0');
+  stub('id', 'echo "${FAKE_UID:-0}"');
+  stub('apt-get', 'exit "${APT_RC:-0}"');
+  // node -e "require('keytar')" fails while $KEYTAR_BROKEN names a file that exists; npm rebuild removes it.
+  stub(
+    'node',
+    'case "$*" in *keytar*) test ! -e "${KEYTAR_BROKEN:-$HOME/no-such-file}" ;; *-p*) echo "$HOME/no-node-root" ;; esac',
+  );
+  stub('npm', 'case "$1" in rebuild) rm -f "$KEYTAR_BROKEN" ;; esac; exit 0');
+  stub('pkg-config', 'exit 1');
+  mkdirSync(join(dir, 'work', 'node_modules'), { recursive: true });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function lib(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stderr: string; calls: string[] }> {
+  log = join(dir, `log-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(log, '');
+  const base = { PATH: bin, LOG: log, HOME: dir };
+  const result = await promisify(execFile)('/bin/bash', ['-c', `source '${LIB}'; ${script}`], {
+    env: { ...base, ...env },
+    cwd: join(dir, 'work'),
+  }).then(
+    (r) => ({ code: 0, stderr: r.stderr }),
+    (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+  );
+  return { ...result, calls: readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) };
+}
+
+describe('ensure_packages', () => {
+  it('installs nothing when every package is there', async () => {
+    const r = await lib('ensure_packages zsh tmux');
+    expect(r.code).toBe(0);
+    expect(r.calls.filter((c) => c.startsWith('apt-get'))).toEqual([]);
+  });
+
+  it('as root: apt-get update, then install of the missing ones only', async () => {
+    const r = await lib('ensure_packages zsh tmux fish', { MISSING: 'tmux fish' });
+    expect(r.code).toBe(0);
+    expect(r.calls.filter((c) => c.startsWith('apt-get')).map((c) => c.replace(/ \[.*/, ''))).toEqual([
+      'apt-get update -qq',
+      'apt-get install -y -qq tmux fish',
+    ]);
+    expect(r.stderr).toMatch(/installing Debian packages: tmux fish/);
+  });
+
+  it('not root, with sudo: through sudo', async () => {
+    stub('sudo', 'exec "$@"');
+    try {
+      const r = await lib('ensure_packages tmux', { MISSING: 'tmux', FAKE_UID: '1000' });
+      expect(r.code).toBe(0);
+      expect(
+        r.calls.some((c) => c.startsWith('sudo env DEBIAN_FRONTEND=noninteractive apt-get install')),
+      ).toBe(true);
+    } finally {
+      rmSync(join(bin, 'sudo'));
+    }
+  });
+
+  it('not root and no sudo: one line saying what is missing and what will be skipped; goes on', async () => {
+    const r = await lib('ensure_packages libsecret-1-dev tmux && echo went-on >&2', {
+      MISSING: 'libsecret-1-dev tmux',
+      FAKE_UID: '1000',
+    });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toEqual([
+      'cssctl: could not install libsecret-1-dev tmux (not root and no sudo): without them the OS keychain (keytar) and the tests that need these tools will be skipped',
+      'went-on',
+    ]);
+    expect(r.calls.filter((c) => c.startsWith('apt-get'))).toEqual([]);
+  });
+
+  it('apt-get failing: the same line, naming it; under CI=true that is a failure', async () => {
+    const dev = await lib('ensure_packages tmux', { MISSING: 'tmux', APT_RC: '100' });
+    expect(dev.code).toBe(0);
+    expect(dev.stderr).toMatch(/could not install tmux \(apt-get failed\)/);
+    const ci = await lib('ensure_packages tmux', { MISSING: 'tmux', APT_RC: '100', CI: 'true' });
+    expect(ci.code).not.toBe(0);
+  });
+});
+
+describe('ensure_keytar', () => {
+  const broken = () => {
+    const f = join(dir, 'keytar-broken');
+    writeFileSync(f, '');
+    return f;
+  };
+
+  it('keytar loads: nothing to do', async () => {
+    const r = await lib('ensure_keytar');
+    expect(r.code).toBe(0);
+    expect(r.calls.filter((c) => c.startsWith('npm'))).toEqual([]);
+  });
+
+  it('keytar does not load and libsecret-1-dev is there: npm rebuild keytar, built from source', async () => {
+    const r = await lib('ensure_keytar', { KEYTAR_BROKEN: broken() });
+    expect(r.code).toBe(0);
+    expect(r.calls.filter((c) => c.startsWith('npm'))).toEqual([
+      'npm rebuild keytar --no-audit --no-fund --loglevel=warn [build_from_source=true]',
+    ]);
+    expect(r.stderr).toMatch(/building keytar .* now that libsecret-1-dev is installed/);
+  });
+
+  it('keytar does not load and libsecret is missing: one line why, no rebuild; CI=true fails', async () => {
+    const env = { KEYTAR_BROKEN: broken(), MISSING: 'libsecret-1-dev' };
+    const dev = await lib('ensure_keytar', env);
+    expect(dev.code).toBe(0);
+    expect(dev.stderr.trim()).toBe(
+      'cssctl: keytar is not built (libsecret-1-dev is not installed): credentials go to a file and the keychain tests will be skipped',
+    );
+    expect(dev.calls.filter((c) => c.startsWith('npm'))).toEqual([]);
+    const ci = await lib('ensure_keytar', { ...env, CI: 'true' });
+    expect(ci.code).not.toBe(0);
+    expect(ci.stderr).toMatch(/CI=true: keytar must load here/);
+  });
+});
