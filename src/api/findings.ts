@@ -25,7 +25,10 @@ export function readScan(body: unknown): Scan {
   const id = s.scan_id ?? s.id;
   if (typeof id !== 'string' && typeof id !== 'number')
     throw new CliError("the service's answer is not a scan (no scan_id)");
-  return { ...s, scan_id: String(id), status: typeof s.status === 'string' ? s.status : 'unknown' } as Scan;
+  // A status that is a number is kept as its text, so a warning can name it; anything else is "unknown".
+  const status =
+    typeof s.status === 'string' ? s.status : typeof s.status === 'number' ? String(s.status) : 'unknown';
+  return { ...s, scan_id: String(id), status } as Scan;
 }
 
 /** POST /scans **(assumed body `{connection_alias}`)**. */

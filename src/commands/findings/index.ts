@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
-import { FINDINGS_OFFER } from './formats/index.js';
+import { FINDINGS_OFFER } from '../../report/registry.js';
 import { collectSeverities } from './severity.js';
 
 export function registerFindings(program: Command, ctx: MakeContext): void {

@@ -1,13 +1,11 @@
-import type { Finding, Severity } from '../../api/findings-types.js';
-import { listFindings } from '../../api/findings.js';
-import { idOfObject } from '../../api/paginate.js';
+import type { Severity } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { chooseFormat, standardFormats, writeList } from '../../core/output/index.js';
-import { writePages, type ListOptions } from '../shared/list.js';
-import { findingColumns } from './columns.js';
-import { FINDINGS_OFFER, loadFindingFormat } from './formats/index.js';
-import { allSeverities, severityPage, type FetchSeverity } from './merge.js';
+import { chooseFormat } from '../../core/output/index.js';
+import { exportFindings } from '../../report/exporter.js';
+import { FINDINGS_OFFER } from '../../report/registry.js';
+import { findingsSource } from '../../report/sources/findings.js';
+import type { ListOptions } from '../../report/sources/pages.js';
 
 export interface FindingsListOptions extends ListOptions {
   /** Parsed and validated by commander (collectSeverities): most severe first, each once. */
@@ -15,28 +13,12 @@ export interface FindingsListOptions extends ListOptions {
   scan?: string;
 }
 
+/** `findings list`: the findings source (a page or --all, one query per severity) → the exporter. */
 export async function list(ctx: Context, opts: FindingsListOptions): Promise<void> {
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
-  const formats = { ...standardFormats<Finding>(), ...(await loadFindingFormat(format)) };
   const client = await ctx.api();
-  const fetch: FetchSeverity = (severity, offset, limit) =>
-    listFindings(client, { limit, offset, severity, scanId });
-  const severities = opts.severity ?? [];
-  const out = { format, formats, columns: findingColumns, noun: 'findings', signal: ctx.signal };
-
-  if (severities.length > 1) {
-    const source = opts.all
-      ? allSeverities(ctx, severities, fetch, opts)
-      : severityPage(ctx, severities, fetch, opts);
-    await writeList(ctx.io, source, out);
-    return;
-  }
-  const severity = severities[0];
-  const spec = {
-    fetch: (offset: number, limit: number) => listFindings(client, { limit, offset, severity, scanId }),
-    idOf: (f: Finding) => idOfObject(f),
-  };
-  await writePages(ctx, opts, spec, out);
+  const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId });
+  await exportFindings(ctx, source, { format });
 }

@@ -19,26 +19,3 @@ export function collectSeverities(value: string, previous: Severity[] = []): Sev
   const all = new Set([...previous, ...parts.map(parseSeverity)]);
   return [...all].sort((a, b) => severityRank(a) - severityRank(b));
 }
-
-/** Severities at or above a threshold, most severe first. */
-export function atOrAbove(threshold: Severity): Severity[] {
-  return SEVERITIES.slice(0, severityRank(threshold) + 1);
-}
-
-/** critical and high red, medium yellow, low blue, info dim (cli-contract.md §3). */
-export function styleSeverity(text: string, severity: unknown, color: import('chalk').ChalkInstance): string {
-  switch (String(severity).toLowerCase()) {
-    case 'critical':
-      return color.red.bold(text);
-    case 'high':
-      return color.red(text);
-    case 'medium':
-      return color.yellow(text);
-    case 'low':
-      return color.blue(text);
-    case 'info':
-      return color.dim(text);
-    default:
-      return text;
-  }
-}

@@ -2,9 +2,8 @@ import { createScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat, writeObject } from '../../core/output/index.js';
-import { REPORT_FORMATS } from '../findings/formats/index.js';
-import { scanFields } from './columns.js';
-import { SCAN_REPORT_OFFER } from './offer.js';
+import { scanFields } from '../../report/scan-fields.js';
+import { SCAN_REPORT_OFFER, isReportFormat } from '../../report/registry.js';
 import { waitAndReport, waitCommand, type WaitOptions } from './wait.js';
 
 export interface CreateOptions extends WaitOptions {
@@ -21,7 +20,7 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
       opts.failOn !== undefined && '--fail-on',
       opts.waitTimeout !== undefined && '--wait-timeout',
       opts.severity !== undefined && '--severity',
-      REPORT_FORMATS.includes(format) && `-o ${format}`,
+      isReportFormat(format) && `-o ${format}`,
     ].filter(Boolean);
     if (needsWait.length > 0) throw new UsageError(`${needsWait.join(', ')} needs --wait`);
   }

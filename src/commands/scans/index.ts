@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { parseSeverity, collectSeverities } from '../findings/severity.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
-import { SCAN_REPORT_OFFER } from './offer.js';
+import { SCAN_REPORT_OFFER } from '../../report/registry.js';
 
 function positiveSeconds(value: string): number {
   const n = Number(value.trim());

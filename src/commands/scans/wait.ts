@@ -2,13 +2,14 @@ import type { Scan, Severity } from '../../api/findings-types.js';
 import { getScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { formatWait } from '../../core/context.js';
-import { ExitCode, ExitError, InterruptedError, UsageError } from '../../core/errors.js';
+import { CliError, ExitCode, ExitError, InterruptedError, UsageError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http/client.js';
+import type { IO } from '../../core/io.js';
 import { chooseFormat } from '../../core/output/index.js';
+import { SCAN_REPORT_OFFER } from '../../report/registry.js';
+import { reportScan } from '../../report/scan.js';
+import { writeStepSummary } from '../../report/step-summary.js';
 import { shellQuote } from '../shared/resume.js';
-import { SCAN_REPORT_OFFER } from './offer.js';
-import { reportScan } from './report.js';
-import { writeStepSummary } from './step-summary.js';
 
 export interface WaitOptions {
   failOn?: Severity;
@@ -29,6 +30,30 @@ export function isFinal(status: string): boolean {
 
 export function isFailed(status: string): boolean {
   return FAILURE.has(status.toLowerCase());
+}
+
+/** Statuses of a scan still on its way (the sandbox's queued and running, and the usual synonyms). */
+const PENDING = new Set(['queued', 'pending', 'created', 'scheduled', 'running', 'in_progress', 'started']);
+
+/**
+ * Checks each answer of the poll (cli-contract.md §2): an answer about another scan is exit 1 naming it (never
+ * gated on, never printed in the resume line); a status cssctl does not know is named in one warning, and
+ * waited on until the deadline.
+ */
+export function pollChecks(io: Pick<IO, 'warn'>, id: string): (scan: Scan) => Scan {
+  const warned = new Set<string>();
+  return (scan) => {
+    if (scan.scan_id !== id)
+      throw new CliError(`the service answered about scan ${scan.scan_id} when asked for scan ${id}`);
+    const status = scan.status.toLowerCase();
+    if (!isFinal(status) && !PENDING.has(status) && !warned.has(status)) {
+      warned.add(status);
+      io.warn(
+        `scan ${id} has the status "${scan.status}", which cssctl does not know; waiting until it is final or --wait-timeout passes`,
+      );
+    }
+    return scan;
+  };
 }
 
 export function scanIdArg(raw: string | undefined): string {
@@ -103,6 +128,7 @@ export async function pollScan(
   // Progress only on a terminal (cli-contract.md §3): elsewhere the wait is silent until its summary.
   const note = () => spinner.update(text());
   let interval = baseMs;
+  const checked = pollChecks(io, id);
   try {
     if (scan) note();
     for (;;) {
@@ -113,7 +139,7 @@ export async function pollScan(
         await clock.sleep(Math.min(interval, left), ctx.signal);
         interval = Math.min(interval * 1.5, maxMs);
       }
-      scan = await getScan(client, id);
+      scan = checked(await getScan(client, id));
       status = scan.status;
       note();
     }
@@ -145,7 +171,14 @@ export async function waitAndReport(
       ExitCode.scanFailed,
     );
   }
-  await reportScan(ctx, client, { scan, elapsedMs, format, ...opts });
+  await reportScan(ctx, client, {
+    scan,
+    failed: isFailed(scan.status),
+    elapsedMs,
+    format,
+    resume: waitCommand(ctx.argv, scan.scan_id),
+    ...opts,
+  });
 }
 
 export async function wait(ctx: Context, opts: WaitOptions, args: string[]): Promise<void> {

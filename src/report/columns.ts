@@ -1,5 +1,5 @@
-import type { Finding } from '../../api/findings-types.js';
-import type { Column } from '../../core/format.js';
+import type { Finding } from '../api/findings-types.js';
+import type { Column } from '../core/format.js';
 import { styleSeverity } from './severity.js';
 
 export const findingColumns: Column<Finding>[] = [

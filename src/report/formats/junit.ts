@@ -3,7 +3,7 @@
 // finding; the findings at or above --fail-on (every finding without it) carry a <failure>.
 //
 // A testsuite's counts are attributes of its start tag, so each suite must be complete before it is written,
-// and findings do not always arrive sorted by severity: test cases go into severity buckets (report.ts), which
+// and findings do not always arrive sorted by severity: test cases go into severity buckets (buckets.ts), which
 // spill to temporary files past a few MiB, and the document is written when the stream ends. Memory stays
 // flat whatever the number of findings.
 //
@@ -13,21 +13,12 @@
 // valid and shows that something was there. Everything else survives: tab, CR and LF inside attributes, CR in
 // text, DEL and the C1 controls are written as character references so no parser normalises them away, and
 // `<`, `&`, `>` and quotes are escaped as XML requires.
-import type { Formatter, FormatterContext } from '../../../core/format.js';
-import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
-import {
-  pacedWriter,
-  OTHER,
-  SeverityBuckets,
-  failOnOf,
-  isFailure,
-  NonFindings,
-  rankOf,
-  severityLabel,
-  text,
-  visibleEscape,
-  type ReportOptions,
-} from './report.js';
+import type { Formatter, FormatterContext } from '../../core/format.js';
+import { SEVERITIES, type Finding } from '../../api/findings-types.js';
+import { meetsGate } from '../gate.js';
+import { OTHER, asSeverity, rankOf, severityLabel } from '../severity.js';
+import { text, visibleEscape } from '../text.js';
+import { pacedWriter, SeverityBuckets, NonFindings, type ReportOptions } from './buckets.js';
 
 // eslint-disable-next-line no-control-regex
 const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff\ud800-\udfff]/gu;
@@ -82,17 +73,18 @@ function testcase(f: Finding, failed: boolean): string {
 }
 
 export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
-  const buckets = new SeverityBuckets(options);
+  const buckets = new SeverityBuckets({ ...options, warn: (m) => ctx.io.warn(m) });
   const tests = new Array<number>(OTHER + 1).fill(0);
   const failures = new Array<number>(OTHER + 1).fill(0);
-  const failOn = failOnOf(ctx, options);
+  const failOn = asSeverity(options.failOn ?? ctx.failOn);
   const skipped = new NonFindings('junit');
   return {
     item(raw) {
       const f = skipped.accept(raw);
       if (!f) return;
       const b = rankOf(f);
-      const failed = isFailure(f, failOn);
+      // Without --fail-on every finding is a failure (cli-contract.md §3, junit).
+      const failed = failOn === undefined || meetsGate(f, failOn);
       tests[b]!++;
       if (failed) failures[b]!++;
       buckets.add(b, testcase(f, failed));

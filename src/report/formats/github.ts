@@ -8,20 +8,12 @@
 // would otherwise reach the job log, where ANSI sequences are interpreted — are shown as their JSON escape
 // (ESC becomes the six characters `\u001b`), as tables neutralise them.
 //
-// Lines are grouped in severity buckets (report.ts) to come out most severe first with flat memory.
-import type { Formatter, FormatterContext } from '../../../core/format.js';
-import type { Finding } from '../../../api/findings-types.js';
-import {
-  pacedWriter,
-  NonFindings,
-  OTHER,
-  SeverityBuckets,
-  neutraliseControls,
-  rankOf,
-  severityLabel,
-  text,
-  type ReportOptions,
-} from './report.js';
+// Lines are grouped in severity buckets (buckets.ts) to come out most severe first with flat memory.
+import type { Formatter, FormatterContext } from '../../core/format.js';
+import type { Finding } from '../../api/findings-types.js';
+import { OTHER, rankOf, severityLabel } from '../severity.js';
+import { neutraliseControls, text } from '../text.js';
+import { pacedWriter, NonFindings, SeverityBuckets, type ReportOptions } from './buckets.js';
 
 export function escapeData(s: string): string {
   return neutraliseControls(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -60,7 +52,7 @@ export function workflowCommand(f: Finding): string {
 }
 
 export function github(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
-  const buckets = new SeverityBuckets(options);
+  const buckets = new SeverityBuckets({ ...options, warn: (m) => ctx.io.warn(m) });
   const skipped = new NonFindings('github');
   return {
     item(raw) {

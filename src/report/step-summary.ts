@@ -3,15 +3,23 @@
 // duration, finding counts by severity and the --fail-on verdict. `--no-step-summary` turns it off.
 //
 // The file is shared by every step of the job: it is opened in append mode (O_APPEND) and written in one call,
-// so what earlier steps wrote is never truncated or overwritten. Failing to write it is a warning, never the
-// command's failure: the scan result and the gate's exit code matter more than the summary.
-import { appendFile } from 'node:fs/promises';
-import { SEVERITIES, type Scan, type Severity } from '../../api/findings-types.js';
-import { markdownText, neutraliseControls } from '../findings/formats/report.js';
+// so what earlier steps wrote is never truncated or overwritten. Only a regular file is appended to: a FIFO, a
+// folder or a device is a warning, and the file is opened with O_NONBLOCK so that a FIFO swapped in at the
+// last moment can never block the process (a blocked open in libuv's thread pool would also keep Ctrl-C from
+// ending it). Failing to write it is a warning, never the command's failure: the scan result and the gate's
+// exit code matter more than the summary.
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { SEVERITIES, type Scan, type Severity } from '../api/findings-types.js';
+import { gateSeverities, knownCounts } from './gate.js';
+import { markdownText, neutraliseControls } from './text.js';
 
 export interface StepSummary {
   scan: Scan;
-  /** Counts by severity known beyond the scan record's `<severity>_count` fields (they take precedence). */
+  /**
+   * Counts by severity as the gate counted them; they take precedence over the scan record's `<severity>_count`
+   * fields, which fill in the rest only where they are counts that can be true.
+   */
   counts?: Partial<Record<Severity, number>>;
   /** The gate: absent when no --fail-on was given. `met` means findings at or above `failOn` exist (exit 10). */
   gate?: { failOn: Severity; met: boolean };
@@ -47,12 +55,7 @@ function scanDurationMs(scan: Scan): number | undefined {
 }
 
 function countsOf(s: StepSummary): Partial<Record<Severity, number>> {
-  const out: Partial<Record<Severity, number>> = { ...s.counts };
-  for (const sev of SEVERITIES) {
-    const v = s.scan[`${sev}_count`];
-    if (typeof v === 'number' && Number.isFinite(v)) out[sev] = v;
-  }
-  return out;
+  return knownCounts(s.scan, s.counts);
 }
 
 function verdict(s: StepSummary, counts: Partial<Record<Severity, number>>): string {
@@ -61,7 +64,7 @@ function verdict(s: StepSummary, counts: Partial<Record<Severity, number>>): str
   if (s.timedOut) return `${flag} not decided: the wait timed out (exit 9)`;
   if (s.failed ?? String(s.scan.status).toLowerCase() === 'failed')
     return `${flag} not decided: the scan failed (exit 9)`;
-  const atOrAbove = SEVERITIES.slice(0, SEVERITIES.indexOf(s.gate.failOn) + 1);
+  const atOrAbove = gateSeverities(s.gate.failOn);
   const known = atOrAbove.every((sev) => counts[sev] !== undefined);
   const n = known ? atOrAbove.reduce((a, sev) => a + (counts[sev] ?? 0), 0) : undefined;
   if (s.gate.met) {
@@ -99,30 +102,63 @@ export function renderStepSummary(s: StepSummary): string {
     '|---|---:|',
     ...SEVERITIES.map((sev) => `| ${sev} | ${counts[sev]?.toLocaleString('en-US') ?? '—'} |`),
   ];
-  const total = s.scan.total_findings;
-  if (typeof total === 'number') lines.push(`| **total** | **${total.toLocaleString('en-US')}** |`);
+  const total = knownTotal(s.scan);
+  if (total !== undefined) lines.push(`| **total** | **${total.toLocaleString('en-US')}** |`);
   return `${lines.join('\n')}\n`;
 }
 
+function knownTotal(scan: Scan): number | undefined {
+  const t = scan.total_findings;
+  return typeof t === 'number' && Number.isSafeInteger(t) && t >= 0 ? t : undefined;
+}
+
 /**
- * Appends the summary to `path` (O_APPEND, one write). Returns whether it was written; a failure is reported
- * through `warn` and never thrown.
+ * Appends the summary to `path` (O_APPEND, one write) when it is a regular file. Returns whether it was
+ * written; anything else — a FIFO, a folder, a device, an error — is reported through `warn`, never thrown.
  */
 export async function appendStepSummary(
   path: string,
   summary: StepSummary,
   warn: (message: string) => void = () => {},
 ): Promise<boolean> {
+  const where = `${neutraliseControls(path)} ($GITHUB_STEP_SUMMARY)`;
+  const notFile = (what: string) => {
+    warn(`did not append the step summary to ${where}: it is ${what}, not a regular file`);
+    return false;
+  };
   try {
-    await appendFile(path, renderStepSummary(summary), { flag: 'a', encoding: 'utf8' });
+    // Looked at before opening (a FIFO is never opened), and again on the open file (it may have been swapped).
+    const before = await stat(path).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined; // created by the append, as GitHub's runner expects
+      throw err;
+    });
+    if (before && !before.isFile()) return notFile(kindOf(before));
+    const fh = await open(
+      path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK,
+      0o644,
+    );
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) return notFile(kindOf(st));
+      await fh.appendFile(renderStepSummary(summary), 'utf8');
+    } finally {
+      await fh.close();
+    }
     return true;
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    warn(
-      `could not append the step summary to ${neutraliseControls(path)} ($GITHUB_STEP_SUMMARY): ${reason}`,
-    );
+    warn(`could not append the step summary to ${where}: ${reason}`);
     return false;
   }
+}
+
+function kindOf(st: import('node:fs').Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a file';
 }
 
 /** Where to write the step summary: $GITHUB_STEP_SUMMARY when set, unless `--no-step-summary` was given. */
