@@ -17,8 +17,9 @@ __cssctl_spec() {
     'cssctl scans list') subs='' flags='--status --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--status --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl scans get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl scans wait') subs='' flags='--fail-on --wait-timeout --severity --no-step-summary --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--fail-on --wait-timeout --severity --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl findings') subs='list' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl findings') subs='list get' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl findings list') subs='' flags='--severity --scan --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--severity --scan --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl findings get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks') subs='create list delete verify listen trigger' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks create') subs='' flags='--url --events --secret-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--url --events --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks list') subs='' flags='--limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
@@ -61,6 +62,7 @@ __cssctl_canon() {
     'cssctl scans|get') canon='get' ;;
     'cssctl scans|wait') canon='wait' ;;
     'cssctl findings|list') canon='list' ;;
+    'cssctl findings|get') canon='get' ;;
     'cssctl webhooks|create') canon='create' ;;
     'cssctl webhooks|list') canon='list' ;;
     'cssctl webhooks|delete') canon='delete' ;;
@@ -118,6 +120,8 @@ __cssctl_values() {
     'cssctl findings list|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl findings list|--profile') dyn=profiles ;;
     'cssctl findings list|--output'|'cssctl findings list|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl findings get|--profile') dyn=profiles ;;
+    'cssctl findings get|--output'|'cssctl findings get|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks|--profile') dyn=profiles ;;
     'cssctl webhooks|--output'|'cssctl webhooks|-o') vals='table json ndjson csv sarif junit github' ;;
     'cssctl webhooks create|--events') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped all' list=1 ;;

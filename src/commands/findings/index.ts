@@ -19,4 +19,9 @@ export function registerFindings(program: Command, ctx: MakeContext): void {
       .option('--scan <scan_id>', 'only the findings of this scan'),
   ).action(lazy(ctx, async () => (await import('./list.js')).list, FINDINGS_OFFER));
   completeWith(list, { outputs: FINDINGS_OFFER.names });
+  findings
+    .command('get')
+    .description('show one finding, with its fingerprint')
+    .argument('<finding_id>')
+    .action(lazy(ctx, async () => (await import('./get.js')).get));
 }

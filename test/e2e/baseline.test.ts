@@ -1,0 +1,98 @@
+// Fingerprints, findings get, and (below) comparing scans: cli-contract.md §8 against the sandbox, whose
+// "drift" connections find the same problems from run to run with a few changes (test/sandbox/data.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { World, errorLine } from './harness.js';
+
+interface Finding {
+  id: string;
+  severity: string;
+  resource: string;
+  fingerprint?: string;
+  [k: string]: unknown;
+}
+
+let w: World;
+
+beforeAll(async () => {
+  w = await World.start({
+    rateLimit: 100_000,
+    scanRateLimit: 100_000,
+    findingsPerWorkspace: 60,
+    scanStepMs: 100,
+  });
+  await w.login('acme');
+  w.env = { ...w.env, CSSCTL_POLL_BASE_MS: '30' };
+  const res = await w.run(['connections', 'create', '--alias', 'drift-api', '--provider', 'aws']);
+  expect(res.code, res.stderr).toBe(0);
+});
+afterAll(() => w.close());
+
+async function newScan(alias = 'drift-api'): Promise<string> {
+  const res = await w.run(['scans', 'create', '--connection', alias, '--wait', '--json']);
+  expect(res.code, res.stderr).toBe(0);
+  return (JSON.parse(res.stdout) as { scan_id: string }).scan_id;
+}
+
+async function findingsOf(scanId: string): Promise<Finding[]> {
+  const res = await w.run(['findings', 'list', '--scan', scanId, '--all', '--json']);
+  expect(res.code, res.stderr).toBe(0);
+  return JSON.parse(res.stdout) as Finding[];
+}
+
+describe('findings get', () => {
+  it('the finding with its fingerprint, equal to what SARIF carries', async () => {
+    const id = await newScan();
+    const [first] = await findingsOf(id);
+    const got = await w.run(['findings', 'get', first!.id, '--json']);
+    expect(got.code, got.stderr).toBe(0);
+    const f = JSON.parse(got.stdout) as Finding;
+    expect(f.id).toBe(first!.id);
+    expect(f.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    const sarif = await w.run(['findings', 'list', '--scan', id, '--all', '-o', 'sarif']);
+    const doc = JSON.parse(sarif.stdout) as {
+      runs: {
+        results: { partialFingerprints: Record<string, string>; properties: Record<string, string> }[];
+      }[];
+    };
+    const result = doc.runs[0]!.results.find((r) => r.properties['finding-id'] === f.id)!;
+    expect(result.partialFingerprints['cssctlFindingHash/v1']).toBe(f.fingerprint);
+  });
+
+  it('an unknown finding is exit 5', async () => {
+    const res = await w.run(['findings', 'get', 'fnd_nope']);
+    expect(res.code).toBe(5);
+    expect(errorLine(res)).toMatch(/not found/);
+  });
+
+  it('findings list --scan of a scan that does not exist is exit 5, not an empty list', async () => {
+    const res = await w.run(['findings', 'list', '--scan', 'scn_nope', '--json']);
+    expect(res.code).toBe(5);
+    expect(res.stdout).toBe('');
+  });
+});
+
+describe('the sandbox: scans of one connection find the same problems, a few changed', () => {
+  it('two runs share fingerprints, with one fixed, one new and one re-rated', async () => {
+    const fp = async (scanId: string) => {
+      const r = await w.run(['findings', 'list', '--scan', scanId, '--all', '-o', 'sarif']);
+      const doc = JSON.parse(r.stdout) as {
+        runs: {
+          results: { partialFingerprints: Record<string, string>; properties: Record<string, string> }[];
+        }[];
+      };
+      return new Map(
+        doc.runs[0]!.results.map((x) => [
+          x.partialFingerprints['cssctlFindingHash/v1']!,
+          x.properties.severity,
+        ]),
+      );
+    };
+    const fa = await fp(await newScan());
+    const fb = await fp(await newScan());
+    const shared = [...fb.keys()].filter((k) => fa.has(k));
+    expect(shared.length).toBeGreaterThanOrEqual(fa.size - 2);
+    expect([...fb.keys()].filter((k) => !fa.has(k)).length).toBeGreaterThan(0);
+    expect([...fa.keys()].filter((k) => !fb.has(k)).length).toBeGreaterThan(0);
+    expect(shared.some((k) => fa.get(k) !== fb.get(k))).toBe(true);
+  });
+});
