@@ -17,8 +17,9 @@ __cssctl_spec() {
     'cssctl scans list') subs='' flags='--status --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--status --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl scans get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl scans wait') subs='' flags='--fail-on --wait-timeout --severity --no-step-summary --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--fail-on --wait-timeout --severity --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl findings') subs='list get' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl findings') subs='list diff get' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl findings list') subs='' flags='--severity --scan --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--severity --scan --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl findings diff') subs='' flags='--base --head --severity --state --fail-on --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--base --head --severity --state --fail-on --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl findings get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks') subs='create list delete verify listen trigger' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks create') subs='' flags='--url --events --secret-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--url --events --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
@@ -62,6 +63,7 @@ __cssctl_canon() {
     'cssctl scans|get') canon='get' ;;
     'cssctl scans|wait') canon='wait' ;;
     'cssctl findings|list') canon='list' ;;
+    'cssctl findings|diff') canon='diff' ;;
     'cssctl findings|get') canon='get' ;;
     'cssctl webhooks|create') canon='create' ;;
     'cssctl webhooks|list') canon='list' ;;
@@ -120,6 +122,10 @@ __cssctl_values() {
     'cssctl findings list|--severity') vals='critical high medium low info' list=1 ;;
     'cssctl findings list|--profile') dyn=profiles ;;
     'cssctl findings list|--output'|'cssctl findings list|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl findings diff|--severity') vals='critical high medium low info' list=1 ;;
+    'cssctl findings diff|--fail-on') vals='critical high medium low info' ;;
+    'cssctl findings diff|--profile') dyn=profiles ;;
+    'cssctl findings diff|--output'|'cssctl findings diff|-o') vals='table json ndjson csv sarif junit github' ;;
     'cssctl findings get|--profile') dyn=profiles ;;
     'cssctl findings get|--output'|'cssctl findings get|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks|--profile') dyn=profiles ;;

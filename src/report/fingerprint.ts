@@ -5,6 +5,12 @@ import { createHash } from 'node:crypto';
 import type { Finding } from '../api/findings-types.js';
 import { text } from './text.js';
 
+/**
+ * A finding read back from a SARIF log cssctl wrote carries the fingerprint written there (its other fields
+ * may be partial), and keeps it.
+ */
+export const GIVEN_FINGERPRINT = Symbol('cssctl.given-fingerprint');
+
 /** The check a finding belongs to: the service's `rule_id` or `check_id` when it gives one. */
 export function checkIdOf(f: Finding): string | undefined {
   const id = text(f.rule_id).trim() || text(f.check_id).trim();
@@ -30,11 +36,13 @@ export function ruleIdOf(f: Finding): string {
 
 /**
  * The same finding gets the same fingerprint in every run: the lowercase hex SHA-256 of the JSON text (no
- * spaces) of `[rule, connection, "resource", resource]` — its check, its
- * connection and its resource — and never of its position in the report, its id (a new scan gives new ids)
- * or its severity (which may be re-rated). Without a resource the id is all there is.
+ * spaces) of `[rule, connection, "resource", resource]` — what identifies it — and never of its position in the
+ * report, its id (a new scan gives new ids) or its severity (which may be re-rated). Without a resource,
+ * `"id"` and its id take the place of the last two.
  */
 export function fingerprintOf(f: Finding): string {
+  const given = (f as { [GIVEN_FINGERPRINT]?: unknown })[GIVEN_FINGERPRINT];
+  if (typeof given === 'string') return given;
   const resource = text(f.resource);
   const key = resource.trim() === '' ? ['id', text(f.id)] : ['resource', resource];
   return sha256(JSON.stringify([ruleIdOf(f), text(f.connection_alias), ...key]));

@@ -80,17 +80,18 @@ export function gateTotal(gate: Gate): number {
 }
 
 /** `scan scn_1 has 6 findings at or above high: 2 critical, 4 high (--fail-on high)`. */
-export function gateLine(subject: string, gate: Gate): string {
+export function gateLine(subject: string, gate: Gate, what = 'findings'): string {
   const n = gateTotal(gate);
   const parts = gateSeverities(gate.threshold)
     .filter((s) => (gate.counts[s] ?? 0) > 0)
     .map((s) => `${gate.counts[s]!.toLocaleString('en-US')} ${s}`);
-  return `${subject} has ${n.toLocaleString('en-US')} finding${n === 1 ? '' : 's'} at or above ${gate.threshold}: ${parts.join(', ')} (--fail-on ${gate.threshold})`;
+  const noun = n === 1 ? what.replace(/s$/, '') : what;
+  return `${subject} has ${n.toLocaleString('en-US')} ${noun} at or above ${gate.threshold}: ${parts.join(', ')} (--fail-on ${gate.threshold})`;
 }
 
 /** Exit 10 when the gate is met. */
-export function enforceGate(subject: string, gate: Gate | undefined): void {
-  if (gate?.met) throw new ExitError(gateLine(subject, gate), ExitCode.failOn);
+export function enforceGate(subject: string, gate: Gate | undefined, what?: string): void {
+  if (gate?.met) throw new ExitError(gateLine(subject, gate, what), ExitCode.failOn);
 }
 
 /**

@@ -1,5 +1,7 @@
 // Fingerprints, findings get, and (below) comparing scans: cli-contract.md §8 against the sandbox, whose
 // "drift" connections find the same problems from run to run with a few changes (test/sandbox/data.ts).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World, errorLine } from './harness.js';
 
@@ -94,5 +96,88 @@ describe('the sandbox: scans of one connection find the same problems, a few cha
     expect([...fb.keys()].filter((k) => !fa.has(k)).length).toBeGreaterThan(0);
     expect([...fa.keys()].filter((k) => !fb.has(k)).length).toBeGreaterThan(0);
     expect(shared.some((k) => fa.get(k) !== fb.get(k))).toBe(true);
+  });
+});
+
+describe('findings diff', () => {
+  it('two scans of a drift connection: the four states, and the counts on stderr', async () => {
+    const base = await newScan();
+    const head = await newScan();
+    const res = await w.run(['findings', 'diff', '--base', base, '--head', head, '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout) as (Finding & {
+      state: string;
+      why?: string;
+      previous_severity?: string;
+    })[];
+    const n = (s: string) => out.filter((x) => x.state === s).length;
+    expect(n('new')).toBeGreaterThan(0);
+    expect(n('fixed')).toBeGreaterThan(0);
+    expect(n('updated')).toBeGreaterThan(0);
+    expect(n('unchanged')).toBeGreaterThan(0);
+    expect(
+      out.filter((x) => x.state === 'updated').every((x) => typeof x.previous_severity === 'string'),
+    ).toBe(true);
+    expect(out.filter((x) => x.state === 'new').every((x) => typeof x.why === 'string')).toBe(true);
+    expect(res.stderr).toContain(
+      `${n('new')} new, ${n('updated')} updated, ${n('fixed')} fixed, ${n('unchanged')} unchanged`,
+    );
+    const table = await w.run(['findings', 'diff', '--base', base, '--head', head]);
+    const states = table.stdout
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split(/\s+/)[0]);
+    const order = ['new', 'updated', 'fixed', 'unchanged'];
+    expect(states.map((s) => order.indexOf(s!))).toStrictEqual(
+      [...states.map((s) => order.indexOf(s!))].sort(),
+    );
+  });
+
+  it('--base latest over the scans list; a file base; --state narrows what is shown', async () => {
+    const first = await newScan();
+    const head = await newScan();
+    const latest = await w.run(['findings', 'diff', '--base', 'latest', '--head', head, '-o', 'ndjson']);
+    const exact = await w.run(['findings', 'diff', '--base', first, '--head', head, '-o', 'ndjson']);
+    expect(latest.code, latest.stderr).toBe(0);
+    expect(latest.stdout).toBe(exact.stdout);
+    const file = join(w.dir, 'base.json');
+    writeFileSync(file, (await w.run(['findings', 'list', '--scan', first, '--all', '--json'])).stdout);
+    const fromFile = await w.run([
+      'findings',
+      'diff',
+      '--base',
+      file,
+      '--head',
+      head,
+      '-o',
+      'ndjson',
+      '--state',
+      'new,fixed',
+    ]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const states = fromFile.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { state: string }).state);
+    expect(new Set(states)).toStrictEqual(new Set(['new', 'fixed']));
+  });
+
+  it('a head that is not final is exit 2 with a hint; an unknown scan exit 5; a bad file exit 2 naming file:line', async () => {
+    const created = await w.run(['scans', 'create', '--connection', 'drift-api', '--json']);
+    const running = (JSON.parse(created.stdout) as { scan_id: string }).scan_id;
+    const res = await w.run(['findings', 'diff', '--base', 'latest', '--head', running]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`cssctl scans wait ${running}`);
+    const gone = await w.run(['findings', 'diff', '--base', 'scn_nope', '--head', running]);
+    expect([2, 5]).toContain(gone.code);
+    const done = await newScan();
+    const missing = await w.run(['findings', 'diff', '--base', 'scn_nope', '--head', done]);
+    expect(missing.code).toBe(5);
+    const bad = join(w.dir, 'bad.ndjson');
+    writeFileSync(bad, '{"id":"a","severity":"low"}\nnot json\n');
+    const badRes = await w.run(['findings', 'diff', '--base', bad, '--head', done]);
+    expect(badRes.code).toBe(2);
+    expect(badRes.stderr).toContain(`${bad}:2:`);
   });
 });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
-import { collectSeverities } from './severity.js';
+import { collectSeverities, collectStates, parseSeverity } from './severity.js';
 
 export function registerFindings(program: Command, ctx: MakeContext): void {
   const findings = program.command('findings').description('security findings of the workspace');
@@ -19,6 +19,30 @@ export function registerFindings(program: Command, ctx: MakeContext): void {
       .option('--scan <scan_id>', 'only the findings of this scan'),
   ).action(lazy(ctx, async () => (await import('./list.js')).list, FINDINGS_OFFER));
   completeWith(list, { outputs: FINDINGS_OFFER.names });
+  const diff = findings
+    .command('diff')
+    .description('compare two sets of findings by fingerprint: new, updated, unchanged, fixed')
+    .requiredOption(
+      '--base <ref>',
+      "a scan id, latest (the previous completed scan of the head's connection) or a file",
+    )
+    .requiredOption(
+      '--head <ref>',
+      'a scan id or a file (findings list -o json|ndjson, or a SARIF log cssctl wrote)',
+    )
+    .option(
+      '--severity <s[,s...]>',
+      'only show these severities: critical, high, medium, low, info (never the gate)',
+      collectSeverities,
+    )
+    .option('--state <s[,s...]>', 'only show these states: new, updated, unchanged, fixed', collectStates)
+    .option(
+      '--fail-on <severity>',
+      'exit 10 if a new finding, or one that rose, is at or above this severity',
+      parseSeverity,
+    )
+    .action(lazy(ctx, async () => (await import('./diff.js')).diff, FINDINGS_OFFER));
+  completeWith(diff, { outputs: FINDINGS_OFFER.names });
   findings
     .command('get')
     .description('show one finding, with its fingerprint')

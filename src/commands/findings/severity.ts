@@ -19,3 +19,14 @@ export function collectSeverities(value: string, previous: Severity[] = []): Sev
   const all = new Set([...previous, ...parts.map(parseSeverity)]);
   return [...all].sort((a, b) => severityRank(a) - severityRank(b));
 }
+
+const STATES = ['new', 'updated', 'unchanged', 'fixed'] as const;
+
+/** `--state new,updated --state fixed`: each one of the four states of a comparison, each once. */
+export function collectStates(value: string, previous: string[] = []): (typeof STATES)[number][] {
+  const parts = value.split(',').map((p) => p.trim().toLowerCase());
+  for (const p of parts)
+    if (!(STATES as readonly string[]).includes(p))
+      throw new InvalidArgumentError(`unknown state "${p}": use ${STATES.join(', ')}`);
+  return [...new Set([...previous, ...parts])] as (typeof STATES)[number][];
+}

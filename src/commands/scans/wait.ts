@@ -1,5 +1,6 @@
 import type { Scan, Severity } from '../../api/findings-types.js';
 import { getScan } from '../../api/findings.js';
+import { isFailed, isFinal } from '../../api/scan-status.js';
 import type { Context } from '../../core/context.js';
 import { formatWait } from '../../core/context.js';
 import { CliError, ExitCode, ExitError, InterruptedError, UsageError } from '../../core/errors.js';
@@ -20,17 +21,7 @@ export interface WaitOptions {
   stepSummary?: boolean;
 }
 
-const SUCCESS = new Set(['completed', 'succeeded', 'success', 'done', 'finished']);
-const FAILURE = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'aborted']);
-
-export function isFinal(status: string): boolean {
-  const s = status.toLowerCase();
-  return SUCCESS.has(s) || FAILURE.has(s);
-}
-
-export function isFailed(status: string): boolean {
-  return FAILURE.has(status.toLowerCase());
-}
+export { isFinal, isFailed };
 
 /** Statuses of a scan still on its way (the sandbox's queued and running, and the usual synonyms). */
 const PENDING = new Set(['queued', 'pending', 'created', 'scheduled', 'running', 'in_progress', 'started']);

@@ -15,6 +15,7 @@
 // `<`, `&`, `>` and quotes are escaped as XML requires.
 import type { Formatter, FormatterContext } from '../../core/format.js';
 import { SEVERITIES, type Finding } from '../../api/findings-types.js';
+import { diffOf } from '../diff.js';
 import { meetsGate } from '../gate.js';
 import { OTHER, asSeverity, rankOf, severityLabel } from '../severity.js';
 import { text, visibleEscape } from '../text.js';
@@ -82,9 +83,14 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
     item(raw) {
       const f = skipped.accept(raw);
       if (!f) return;
+      // In a comparison, only the head's findings are test cases, and only new and updated ones can fail.
+      const state = diffOf(f)?.state;
+      if (state === 'fixed') return;
       const b = rankOf(f);
       // Without --fail-on every finding is a failure (cli-contract.md §3, junit).
-      const failed = failOn === undefined || meetsGate(f, failOn);
+      const failed =
+        (state === undefined || state === 'new' || state === 'updated') &&
+        (failOn === undefined || meetsGate(f, failOn));
       tests[b]!++;
       if (failed) failures[b]!++;
       buckets.add(b, testcase(f, failed));

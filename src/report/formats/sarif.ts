@@ -7,6 +7,7 @@
 import type { Formatter, FormatterContext } from '../../core/format.js';
 import { VERSION } from '../../version.js';
 import { SEVERITIES, type Finding } from '../../api/findings-types.js';
+import { diffOf } from '../diff.js';
 import { fingerprintOf, ruleIdOf } from '../fingerprint.js';
 import { OTHER, rankOf, severityLabel } from '../severity.js';
 import { markdownText as md, text } from '../text.js';
@@ -131,6 +132,7 @@ function resultJson(f: Finding, rule: Rule): Record<string, unknown> {
         ...(resource ? { logicalLocations: [{ fullyQualifiedName: resource, kind: 'resource' }] } : {}),
       },
     ],
+    ...(diffOf(f) ? { baselineState: diffOf(f)!.state } : {}),
     partialFingerprints: {
       // GitHub reads this key (hex:occurrence); it combines it with the path and the rule.
       primaryLocationLineHash: `${hash.slice(0, 16)}:1`,
@@ -161,6 +163,8 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
     item(raw) {
       const f = skipped.accept(raw);
       if (!f) return;
+      // A comparison's fixed finding is absent from the log: that is how code scanning closes its alert.
+      if (diffOf(f)?.state === 'fixed') return;
       accepted++;
       let id = ruleIdOf(f);
       const rank = rankOf(f);
