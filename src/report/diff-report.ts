@@ -20,7 +20,8 @@ import { GateTally, type Gate } from './gate.js';
 import { rankOf } from './severity.js';
 
 export interface DiffReportOptions {
-  format: string;
+  /** Undefined: nothing is written (the comparison still decides the gate and the counts). */
+  format?: string;
   failOn?: Severity;
   /** Only these states are shown (all by default). */
   states?: readonly DiffState[];
@@ -101,7 +102,7 @@ export async function reportDiff(
   async function* stream(): AsyncGenerator<DiffFinding> {
     for await (const f of compare(base, head)) {
       const info = diffOf(f)!;
-      counts.add(info);
+      counts.add(info, f);
       if (info.state !== 'fixed') headTally.add(f);
       if (failOn && diffMeetsGate(f, info, failOn)) gateTally.add(f);
       if (states && !states.has(info.state)) continue;
@@ -117,13 +118,19 @@ export async function reportDiff(
     const resume = opts.resume;
     shown.resume = () => resume;
   }
-  await exportFindings(ctx, shown, {
-    format: opts.format,
-    failOn,
-    columns: diffColumns(opts.format),
-  });
+  if (opts.format === undefined) {
+    // The gate and the counts only (a scan report whose stdout is the scan summary).
+    for await (const f of shown) void f;
+  } else {
+    await exportFindings(ctx, shown, {
+      format: opts.format,
+      failOn,
+      columns: diffColumns(opts.format),
+    });
+  }
   // -o github says it in its own ::notice.
-  if (opts.countsLine !== false && opts.format !== 'github') ctx.io.notice(counts.toString());
+  if (opts.countsLine !== false && opts.format !== 'github' && opts.format !== undefined)
+    ctx.io.notice(counts.toString());
   return { counts, headTally, gate: failOn ? gateTally.gate(failOn) : undefined };
 }
 

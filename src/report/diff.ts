@@ -6,7 +6,7 @@ import type { Finding } from '../api/findings-types.js';
 import { fingerprintOf, ruleIdOf } from './fingerprint.js';
 import { meetsGate } from './gate.js';
 import type { Severity } from '../api/findings-types.js';
-import { severityLabel } from './severity.js';
+import { rankOf, severityLabel } from './severity.js';
 import { text } from './text.js';
 
 export const DIFF_STATES = ['new', 'updated', 'unchanged', 'fixed'] as const;
@@ -127,8 +127,16 @@ export class BaseIndex {
 /** The counts of a comparison, by state. */
 export class DiffCounts {
   readonly n: Record<DiffState, number> = { new: 0, updated: 0, unchanged: 0, fixed: 0 };
-  add(info: DiffInfo): void {
+  /** The same by severity rank (0 critical … 5 other), for the step summary's table. */
+  readonly byRank: Record<DiffState, number>[] = Array.from({ length: 6 }, () => ({
+    new: 0,
+    updated: 0,
+    unchanged: 0,
+    fixed: 0,
+  }));
+  add(info: DiffInfo, f?: Pick<Finding, 'severity'>): void {
     this.n[info.state]++;
+    if (f) this.byRank[rankOf(f)]![info.state]++;
   }
   /** `3 new, 1 updated, 5 fixed, 120 unchanged`. */
   toString(): string {

@@ -15,6 +15,8 @@ import { isReportFormat } from './registry.js';
 import { countFindings } from './sources/count.js';
 import { scanFindings } from './sources/findings.js';
 import { writeStepSummary } from './step-summary.js';
+import { reportDiff } from './diff-report.js';
+import { loadBase, type Ref } from './sources/refs.js';
 
 export interface ScanReport {
   /** The final scan. */
@@ -31,6 +33,8 @@ export interface ScanReport {
   stepSummary?: boolean;
   /** The command that redoes the report after an interruption (`cssctl scans wait <id> …`). */
   resume: string;
+  /** --baseline, parsed (and its file checked) before any request. */
+  baseline?: Ref;
 }
 
 function countsText(scan: Scan, gate: Gate | undefined): string | undefined {
@@ -41,6 +45,7 @@ function countsText(scan: Scan, gate: Gate | undefined): string | undefined {
 
 export async function reportScan(ctx: Context, client: ApiClient, r: ScanReport): Promise<Gate | undefined> {
   const { scan, failed } = r;
+  if (!failed && r.baseline) return reportAgainst(ctx, client, r, r.baseline);
   // No ignore file and no baseline: the gate is counted from the service's totals, not from a read.
   const gate =
     !failed && r.failOn
@@ -75,4 +80,48 @@ export async function reportScan(ctx: Context, client: ApiClient, r: ScanReport)
   ctx.io.success(line);
   enforceGate(`scan ${scan.scan_id}`, gate);
   return gate;
+}
+
+/**
+ * --baseline: the report, the gate and the step summary are those of `findings diff --base <baseline> --head
+ * <the scan>` (cli-contract.md §8). Stdout keeps the scan summary unless -o asks for a report.
+ */
+async function reportAgainst(
+  ctx: Context,
+  client: ApiClient,
+  r: ScanReport,
+  ref: Ref,
+): Promise<Gate | undefined> {
+  const { scan } = r;
+  const base = await loadBase(ctx, async () => client, ref, scan, '--baseline', r.resume);
+  if (base.label === undefined)
+    ctx.io.notice(
+      `no earlier completed scan of connection ${scan.connection_alias ?? '?'}: a first run, every finding is new`,
+    );
+  const report = isReportFormat(r.format) ? r.format : undefined;
+  const result = await reportDiff(ctx, base.index, scanFindings(ctx, client, scan.scan_id, [], r.resume), {
+    format: report,
+    failOn: r.failOn,
+    severities: r.severity,
+    resume: r.resume,
+    countsLine: false,
+  });
+  if (report === undefined) await writeObject(ctx.io, r.format, scan as Record<string, unknown>, scanFields);
+  const counted = result.headTally.counts;
+  await writeStepSummary(ctx, r, {
+    scan,
+    counts: counted,
+    gate: r.failOn ? { failOn: r.failOn, met: result.gate?.met ?? false } : undefined,
+    failed: false,
+    waitedMs: r.elapsedMs,
+    diff: { baseline: base.label, byRank: result.counts.byRank, gateCounts: result.gate?.counts },
+  });
+  const total = SEVERITIES.reduce((a, s) => a + counted[s], 0) + result.headTally.other;
+  let line = `Scan ${scan.scan_id} ${scan.status}: ${total} findings (${SEVERITIES.map((s) => `${counted[s]} ${s}`).join(', ')})`;
+  line += `; against ${base.label ?? 'no baseline'}: ${result.counts.toString()}`;
+  if (result.gate && !result.gate.met) line += `; none new or raised at or above ${result.gate.threshold}`;
+  if (r.elapsedMs >= 1000) line += `; waited ${formatWait(r.elapsedMs)}`;
+  ctx.io.success(line);
+  enforceGate(`scan ${scan.scan_id}`, result.gate, 'new or raised findings');
+  return result.gate;
 }

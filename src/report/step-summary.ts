@@ -23,6 +23,17 @@ export interface StepSummary {
   counts?: Partial<Record<Severity, number>>;
   /** The gate: absent when no --fail-on was given. `met` means findings at or above `failOn` exist (exit 10). */
   gate?: { failOn: Severity; met: boolean };
+  /**
+   * With --baseline: what the scan was compared with (undefined on a first run, when there was nothing), the
+   * counts by state for each severity rank (0 critical … 4 info), the ignored findings per rank, and the gate's
+   * own counts (new and raised findings only).
+   */
+  diff?: {
+    baseline?: string;
+    byRank: Record<'new' | 'updated' | 'unchanged' | 'fixed', number>[];
+    ignored?: number[];
+    gateCounts?: Partial<Record<Severity, number>>;
+  };
   /** The scan ended failed (exit 9); by default when its status is `failed`. */
   failed?: boolean;
   /** The wait ended because --wait-timeout passed, before the scan did (exit 9). */
@@ -65,13 +76,15 @@ function verdict(s: StepSummary, counts: Partial<Record<Severity, number>>): str
   if (s.failed ?? String(s.scan.status).toLowerCase() === 'failed')
     return `${flag} not decided: the scan failed (exit 9)`;
   const atOrAbove = gateSeverities(s.gate.failOn);
-  const known = atOrAbove.every((sev) => counts[sev] !== undefined);
-  const n = known ? atOrAbove.reduce((a, sev) => a + (counts[sev] ?? 0), 0) : undefined;
+  const gateCounts = s.diff ? (s.diff.gateCounts ?? {}) : counts;
+  const known = atOrAbove.every((sev) => gateCounts[sev] !== undefined);
+  const n = known ? atOrAbove.reduce((a, sev) => a + (gateCounts[sev] ?? 0), 0) : undefined;
+  const noun = s.diff ? 'new or raised finding' : 'finding';
   if (s.gate.met) {
-    const what = n === undefined ? 'findings' : `${n.toLocaleString('en-US')} finding${n === 1 ? '' : 's'}`;
+    const what = n === undefined ? `${noun}s` : `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
     return `❌ ${flag} met: ${what} at or above ${s.gate.failOn} (exit 10)`;
   }
-  return `✅ ${flag} passed: no findings at or above ${s.gate.failOn}`;
+  return `✅ ${flag} passed: no ${noun}s at or above ${s.gate.failOn}`;
 }
 
 /** The Markdown section, starting with a blank line so it never runs into what the previous step wrote. */
@@ -96,12 +109,31 @@ export function renderStepSummary(s: StepSummary): string {
     `| Status | ${status} |`,
     ...(s.scan.error ? [`| Error | ${cell(s.scan.error)} |`] : []),
     `| Duration | ${duration} |`,
+    ...(s.diff
+      ? [
+          `| Baseline | ${s.diff.baseline === undefined ? 'none (a first run): every finding is new' : cell(s.diff.baseline)} |`,
+        ]
+      : []),
     `| Gate | ${verdict(s, counts)} |`,
     '',
+  ];
+  const fmt = (n: number | undefined) => n?.toLocaleString('en-US') ?? '—';
+  if (s.diff) {
+    const { byRank, ignored } = s.diff;
+    lines.push('| Severity | Findings | New | Updated | Fixed | Ignored |', '|---|---:|---:|---:|---:|---:|');
+    SEVERITIES.forEach((sev, r) => {
+      const c = byRank[r]!;
+      lines.push(
+        `| ${sev} | ${fmt(c.new + c.updated + c.unchanged)} | ${fmt(c.new)} | ${fmt(c.updated)} | ${fmt(c.fixed)} | ${fmt(ignored?.[r] ?? 0)} |`,
+      );
+    });
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(
     '| Severity | Findings |',
     '|---|---:|',
-    ...SEVERITIES.map((sev) => `| ${sev} | ${counts[sev]?.toLocaleString('en-US') ?? '—'} |`),
-  ];
+    ...SEVERITIES.map((sev) => `| ${sev} | ${fmt(counts[sev])} |`),
+  );
   const total = knownTotal(s.scan);
   if (total !== undefined) lines.push(`| **total** | **${total.toLocaleString('en-US')}** |`);
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,6 @@
 // Fingerprints, findings get, and (below) comparing scans: cli-contract.md §8 against the sandbox, whose
 // "drift" connections find the same problems from run to run with a few changes (test/sandbox/data.ts).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World, errorLine } from './harness.js';
@@ -179,5 +179,95 @@ describe('findings diff', () => {
     const badRes = await w.run(['findings', 'diff', '--base', bad, '--head', done]);
     expect(badRes.code).toBe(2);
     expect(badRes.stderr).toContain(`${bad}:2:`);
+  });
+});
+
+describe('--baseline on scans create --wait / scans wait', () => {
+  it('a first run: a notice, every finding new; then the gate is the diff gate, with the step summary', async () => {
+    const made = await w.run(['connections', 'create', '--alias', 'drift-ci', '--provider', 'aws']);
+    expect(made.code, made.stderr).toBe(0);
+    const summary = join(w.dir, 'baseline-summary.md');
+    const first = await w.run(
+      [
+        'scans',
+        'create',
+        '--connection',
+        'drift-ci',
+        '--wait',
+        '--baseline',
+        'latest',
+        '--fail-on',
+        'critical',
+      ],
+      { env: { GITHUB_STEP_SUMMARY: summary } },
+    );
+    expect(first.stderr).toContain(
+      'no earlier completed scan of connection drift-ci: a first run, every finding is new',
+    );
+    // Every finding is new, and the drift base has a critical one.
+    expect(first.code, first.stderr).toBe(10);
+    expect(first.stderr).toMatch(/has 1 new or raised finding at or above critical: 1 critical/);
+    expect(readFileSync(summary, 'utf8')).toContain(
+      '| Baseline | none (a first run): every finding is new |',
+    );
+
+    const second = await w.run(
+      [
+        'scans',
+        'create',
+        '--connection',
+        'drift-ci',
+        '--wait',
+        '--baseline',
+        'latest',
+        '--fail-on',
+        'critical',
+        '-o',
+        'sarif',
+      ],
+      { env: { GITHUB_STEP_SUMMARY: summary } },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(
+      /against scan scn_\w+: 1 new, 1 updated, 1 fixed, 8 unchanged; none new or raised at or above critical/,
+    );
+    const doc = JSON.parse(second.stdout) as { runs: { results: { baselineState: string }[] }[] };
+    const states = doc.runs[0]!.results.map((r) => r.baselineState);
+    expect(states.filter((s) => s === 'new')).toHaveLength(1);
+    expect(states).not.toContain('fixed');
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toContain('| Severity | Findings | New | Updated | Fixed | Ignored |');
+    expect(md).toMatch(/\| high \| \d+ \| 1 \| \d+ \| \d+ \| 0 \|/);
+    expect(md).toContain('passed: no new or raised findings at or above critical');
+
+    const third = await w.run([
+      'scans',
+      'create',
+      '--connection',
+      'drift-ci',
+      '--wait',
+      '--baseline',
+      'latest',
+      '--fail-on',
+      'high',
+    ]);
+    expect(third.code).toBe(10);
+    expect(third.stderr).toMatch(/error: scan scn_\w+ has \d+ new or raised findings? at or above high: /);
+  });
+
+  it('--baseline with a file that does not exist: exit 2 before any request', async () => {
+    w.sandbox.clearRequests();
+    const res = await w.run([
+      'scans',
+      'create',
+      '--connection',
+      'drift-ci',
+      '--wait',
+      '--baseline',
+      './nope.json',
+    ]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('nope.json');
+    expect(w.sandbox.requests.filter((r) => r.path.includes('/scans'))).toHaveLength(0);
   });
 });

@@ -4,7 +4,7 @@ import { UsageError } from '../../core/errors.js';
 import { chooseFormat, writeObject } from '../../core/output/index.js';
 import { scanFields } from '../../report/scan-fields.js';
 import { SCAN_REPORT_OFFER, isReportFormat } from '../../report/registry.js';
-import { waitAndReport, waitCommand, type WaitOptions } from './wait.js';
+import { baselineRef, waitAndReport, waitCommand, type WaitOptions } from './wait.js';
 
 export interface CreateOptions extends WaitOptions {
   connection: string;
@@ -20,10 +20,12 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
       opts.failOn !== undefined && '--fail-on',
       opts.waitTimeout !== undefined && '--wait-timeout',
       opts.severity !== undefined && '--severity',
+      opts.baseline !== undefined && '--baseline',
       isReportFormat(format) && `-o ${format}`,
     ].filter(Boolean);
     if (needsWait.length > 0) throw new UsageError(`${needsWait.join(', ')} needs --wait`);
   }
+  const baseline = baselineRef(opts);
   const client = await ctx.api();
   const scan = await createScan(client, alias);
   ctx.io.success(`Started scan ${scan.scan_id} of connection ${scan.connection_alias ?? alias}`);
@@ -32,5 +34,5 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
     ctx.io.hint(`Follow it with: ${waitCommand(['scans', 'wait', scan.scan_id], scan.scan_id)}`);
     return;
   }
-  await waitAndReport(ctx, client, scan, opts, format);
+  await waitAndReport(ctx, client, scan, opts, format, baseline);
 }

@@ -25,7 +25,11 @@ function addWaitOptions(cmd: Command): Command {
       'narrow the findings report (sarif, junit, github) to these severities; never the gate',
       collectSeverities,
     )
-    .option('--no-step-summary', 'do not append a summary to $GITHUB_STEP_SUMMARY');
+    .option('--no-step-summary', 'do not append a summary to $GITHUB_STEP_SUMMARY')
+    .option(
+      '--baseline <ref>',
+      'gate and report on what changed since a scan id, latest (the previous completed scan) or a file',
+    );
 }
 
 export function registerScans(program: Command, ctx: MakeContext): void {

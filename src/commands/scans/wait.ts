@@ -10,6 +10,7 @@ import { chooseFormat } from '../../core/output/index.js';
 import { SCAN_REPORT_OFFER } from '../../report/registry.js';
 import { reportScan } from '../../report/scan.js';
 import { writeStepSummary } from '../../report/step-summary.js';
+import { openFileRefs, parseRef, type Ref } from '../../report/sources/refs.js';
 import { shellQuote } from '../shared/resume.js';
 
 export interface WaitOptions {
@@ -19,6 +20,16 @@ export interface WaitOptions {
   severity?: Severity[];
   /** false with --no-step-summary. */
   stepSummary?: boolean;
+  /** --baseline <scan_id|latest|file>: the raw flag; parsed by baselineRef before any request. */
+  baseline?: string;
+}
+
+/** --baseline, parsed and its file checked before any request (exit 2 naming the file). */
+export function baselineRef(opts: WaitOptions): Ref | undefined {
+  if (opts.baseline === undefined) return undefined;
+  const ref = parseRef(opts.baseline, '--baseline');
+  openFileRefs(ref);
+  return ref;
 }
 
 export { isFinal, isFailed };
@@ -151,6 +162,7 @@ export async function waitAndReport(
   first: Scan | string,
   opts: WaitOptions,
   format: string,
+  baseline?: Ref,
 ): Promise<void> {
   const timeoutMs = opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000;
   const { scan, final, elapsedMs } = await pollScan(ctx, client, first, timeoutMs);
@@ -169,12 +181,14 @@ export async function waitAndReport(
     format,
     resume: waitCommand(ctx.argv, scan.scan_id),
     ...opts,
+    baseline,
   });
 }
 
 export async function wait(ctx: Context, opts: WaitOptions, args: string[]): Promise<void> {
   const id = scanIdArg(args[0]);
   const format = chooseFormat(await ctx.settings(), SCAN_REPORT_OFFER, 'scans wait');
+  const baseline = baselineRef(opts);
   const client = await ctx.api();
-  await waitAndReport(ctx, client, id, opts, format);
+  await waitAndReport(ctx, client, id, opts, format, baseline);
 }
