@@ -13,13 +13,14 @@ __cssctl_spec() {
     'cssctl connections list') subs='' flags='--limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl connections create') subs='' flags='--alias --provider --set --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--alias --provider --set --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl scans') subs='create list get wait' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl scans create') subs='' flags='--connection --wait --fail-on --wait-timeout --severity --no-step-summary --baseline --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--connection --fail-on --wait-timeout --severity --baseline --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl scans create') subs='' flags='--connection --wait --ignore-file --no-ignore --show-ignored --fail-on --wait-timeout --severity --no-step-summary --baseline --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--connection --ignore-file --fail-on --wait-timeout --severity --baseline --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl scans list') subs='' flags='--status --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--status --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl scans get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl scans wait') subs='' flags='--fail-on --wait-timeout --severity --no-step-summary --baseline --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--fail-on --wait-timeout --severity --baseline --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl findings') subs='list diff get' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl findings list') subs='' flags='--severity --scan --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--severity --scan --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
-    'cssctl findings diff') subs='' flags='--base --head --severity --state --fail-on --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--base --head --severity --state --fail-on --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl scans wait') subs='' flags='--ignore-file --no-ignore --show-ignored --fail-on --wait-timeout --severity --no-step-summary --baseline --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--ignore-file --fail-on --wait-timeout --severity --baseline --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl findings') subs='list diff ignore get' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl findings list') subs='' flags='--ignore-file --no-ignore --show-ignored --severity --scan --limit --offset --all --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--ignore-file --severity --scan --limit --offset --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl findings diff') subs='' flags='--ignore-file --no-ignore --show-ignored --base --head --severity --state --fail-on --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--ignore-file --base --head --severity --state --fail-on --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl findings ignore') subs='' flags='--reason --expires --ignore-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--reason --expires --ignore-file --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl findings get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks') subs='create list delete verify listen trigger' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl webhooks create') subs='' flags='--url --events --secret-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--url --events --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
@@ -64,6 +65,7 @@ __cssctl_canon() {
     'cssctl scans|wait') canon='wait' ;;
     'cssctl findings|list') canon='list' ;;
     'cssctl findings|diff') canon='diff' ;;
+    'cssctl findings|ignore') canon='ignore' ;;
     'cssctl findings|get') canon='get' ;;
     'cssctl webhooks|create') canon='create' ;;
     'cssctl webhooks|list') canon='list' ;;
@@ -126,6 +128,8 @@ __cssctl_values() {
     'cssctl findings diff|--fail-on') vals='critical high medium low info' ;;
     'cssctl findings diff|--profile') dyn=profiles ;;
     'cssctl findings diff|--output'|'cssctl findings diff|-o') vals='table json ndjson csv sarif junit github' ;;
+    'cssctl findings ignore|--profile') dyn=profiles ;;
+    'cssctl findings ignore|--output'|'cssctl findings ignore|-o') vals='table json ndjson csv' ;;
     'cssctl findings get|--profile') dyn=profiles ;;
     'cssctl findings get|--output'|'cssctl findings get|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks|--profile') dyn=profiles ;;

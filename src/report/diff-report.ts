@@ -8,6 +8,7 @@ import type { ListSource } from '../core/output/index.js';
 import { findingColumns } from './columns.js';
 import {
   BaseIndex,
+  DIFF,
   DiffCounts,
   compare,
   diffMeetsGate,
@@ -16,6 +17,8 @@ import {
   type DiffState,
 } from './diff.js';
 import { exportFindings } from './exporter.js';
+import { keepsIgnored } from './ignore/index.js';
+import { markIgnored, type IgnoreRules } from './ignore/stage.js';
 import { GateTally, type Gate } from './gate.js';
 import { rankOf } from './severity.js';
 
@@ -31,6 +34,9 @@ export interface DiffReportOptions {
   resume?: string;
   /** Counts line on stderr (`3 new, 1 updated, 5 fixed, 120 unchanged`). */
   countsLine?: boolean;
+  /** The ignore file's rules, when one applies. */
+  ignore?: IgnoreRules;
+  showIgnored?: boolean;
 }
 
 export interface DiffResult {
@@ -99,9 +105,24 @@ export async function reportDiff(
   const states = opts.states && opts.states.length > 0 ? new Set(opts.states) : undefined;
   const severities = opts.severities && opts.severities.length > 0 ? new Set(opts.severities) : undefined;
   const failOn = opts.failOn;
+  const rules = opts.ignore;
+  const keep = keepsIgnored(opts.format, opts.showIgnored);
   async function* stream(): AsyncGenerator<DiffFinding> {
-    for await (const f of compare(base, head)) {
+    for await (let f of compare(base, head)) {
       const info = diffOf(f)!;
+      if (rules && info.state !== 'fixed') {
+        // An accepted risk never counts for the gate nor the states; it is shown only where the format keeps it.
+        const r = rules.check(f);
+        if (r.info) {
+          if (keep) yield markIgnored(f, r.info, opts.showIgnored === true) as DiffFinding;
+          continue;
+        }
+        if (r.expired && info.state === 'new') {
+          info.why = 'ignore-expired';
+          f = { ...f, why: 'ignore-expired' } as DiffFinding;
+          Object.defineProperty(f, DIFF, { value: info, enumerable: false });
+        }
+      }
       counts.add(info, f);
       if (info.state !== 'fixed') headTally.add(f);
       if (failOn && diffMeetsGate(f, info, failOn)) gateTally.add(f);

@@ -1,7 +1,7 @@
 // What `scans wait` and `scans create --wait` print once the scan is final, and the --fail-on gate: the scan
 // summary (table, json, ndjson, csv) or its findings as a report (sarif, junit, github); a one-line summary on
 // stderr; the step summary; then exit 9 for a failed scan, 10 when --fail-on is met.
-import type { Scan, Severity } from '../api/findings-types.js';
+import type { Finding, Scan, Severity } from '../api/findings-types.js';
 import type { Context } from '../core/context.js';
 import { formatWait } from '../core/context.js';
 import { ExitCode, ExitError } from '../core/errors.js';
@@ -10,7 +10,9 @@ import { writeObject } from '../core/output/index.js';
 import { SEVERITIES } from '../api/findings-types.js';
 import { scanFields } from './scan-fields.js';
 import { exportFindings } from './exporter.js';
-import { enforceGate, gateFromCounts, knownCounts, trustedCount, type Gate } from './gate.js';
+import { GateTally, enforceGate, gateFromCounts, knownCounts, trustedCount, type Gate } from './gate.js';
+import { keepsIgnored, reportIgnore } from './ignore/index.js';
+import { applyIgnore, ignoredOf, type IgnoreRules } from './ignore/stage.js';
 import { isReportFormat } from './registry.js';
 import { countFindings } from './sources/count.js';
 import { scanFindings } from './sources/findings.js';
@@ -35,6 +37,9 @@ export interface ScanReport {
   resume: string;
   /** --baseline, parsed (and its file checked) before any request. */
   baseline?: Ref;
+  /** The ignore file's rules (loaded and checked before any request), when one applies. */
+  ignore?: IgnoreRules;
+  showIgnored?: boolean;
 }
 
 function countsText(scan: Scan, gate: Gate | undefined): string | undefined {
@@ -46,6 +51,8 @@ function countsText(scan: Scan, gate: Gate | undefined): string | undefined {
 export async function reportScan(ctx: Context, client: ApiClient, r: ScanReport): Promise<Gate | undefined> {
   const { scan, failed } = r;
   if (!failed && r.baseline) return reportAgainst(ctx, client, r, r.baseline);
+  if (!failed && r.ignore && r.ignore.file.entries.length > 0)
+    return reportByReading(ctx, client, r, r.ignore);
   // No ignore file and no baseline: the gate is counted from the service's totals, not from a read.
   const gate =
     !failed && r.failOn
@@ -105,6 +112,14 @@ async function reportAgainst(
     severities: r.severity,
     resume: r.resume,
     countsLine: false,
+    ignore: r.ignore,
+    showIgnored: r.showIgnored,
+  });
+  await reportIgnore(ctx, r.ignore, {
+    format: report,
+    complete: true,
+    showIgnored: r.showIgnored,
+    connection: scan.connection_alias,
   });
   if (report === undefined) await writeObject(ctx.io, r.format, scan as Record<string, unknown>, scanFields);
   const counted = result.headTally.counts;
@@ -114,7 +129,12 @@ async function reportAgainst(
     gate: r.failOn ? { failOn: r.failOn, met: result.gate?.met ?? false } : undefined,
     failed: false,
     waitedMs: r.elapsedMs,
-    diff: { baseline: base.label, byRank: result.counts.byRank, gateCounts: result.gate?.counts },
+    diff: {
+      baseline: base.label,
+      byRank: result.counts.byRank,
+      gateCounts: result.gate?.counts,
+      ignored: r.ignore?.ignoredByRank,
+    },
   });
   const total = SEVERITIES.reduce((a, s) => a + counted[s], 0) + result.headTally.other;
   let line = `Scan ${scan.scan_id} ${scan.status}: ${total} findings (${SEVERITIES.map((s) => `${counted[s]} ${s}`).join(', ')})`;
@@ -124,4 +144,61 @@ async function reportAgainst(
   ctx.io.success(line);
   enforceGate(`scan ${scan.scan_id}`, result.gate, 'new or raised findings');
   return result.gate;
+}
+
+/**
+ * With an ignore file (and no baseline) the gate cannot be counted from the service's totals: the scan's
+ * findings are read once, the ignored ones left out of the gate, and the gate, the counts and the report all
+ * come from that one read.
+ */
+async function reportByReading(
+  ctx: Context,
+  client: ApiClient,
+  r: ScanReport,
+  rules: IgnoreRules,
+): Promise<Gate | undefined> {
+  const { scan } = r;
+  const report = isReportFormat(r.format) ? r.format : undefined;
+  const tally = new GateTally();
+  const severities = r.severity && r.severity.length > 0 ? new Set<string>(r.severity) : undefined;
+  const keep = keepsIgnored(report, r.showIgnored);
+  async function* stream(): AsyncGenerator<Finding> {
+    const all = scanFindings(ctx, client, scan.scan_id, [], r.resume);
+    for await (const f of applyIgnore(all, rules, { keep, show: r.showIgnored === true })) {
+      if (f === null || typeof f !== 'object') continue;
+      if (!ignoredOf(f)) tally.add(f);
+      // --severity narrows the report, never the gate.
+      if (severities && !severities.has(String(f.severity ?? '').toLowerCase())) continue;
+      yield f;
+    }
+  }
+  const source = { [Symbol.asyncIterator]: () => stream()[Symbol.asyncIterator](), resume: () => r.resume };
+  if (report !== undefined) await exportFindings(ctx, source, { format: report, failOn: r.failOn });
+  else {
+    for await (const f of source) void f;
+    await writeObject(ctx.io, r.format, scan as Record<string, unknown>, scanFields);
+  }
+  await reportIgnore(ctx, rules, {
+    format: report,
+    complete: true,
+    showIgnored: r.showIgnored,
+    connection: scan.connection_alias,
+  });
+  const gate = r.failOn ? tally.gate(r.failOn) : undefined;
+  await writeStepSummary(ctx, r, {
+    scan,
+    counts: tally.counts,
+    gate: r.failOn ? { failOn: r.failOn, met: gate?.met ?? false } : undefined,
+    failed: false,
+    waitedMs: r.elapsedMs,
+    ignored: rules.ignoredByRank,
+  });
+  const counted = tally.counts;
+  const total = SEVERITIES.reduce((a, s) => a + counted[s], 0) + tally.other;
+  let line = `Scan ${scan.scan_id} ${scan.status}: ${total} findings (${SEVERITIES.map((s) => `${counted[s]} ${s}`).join(', ')}); ${rules.ignored} ignored by ${rules.file.display}`;
+  if (gate && !gate.met) line += `; none at or above ${gate.threshold}`;
+  if (r.elapsedMs >= 1000) line += `; waited ${formatWait(r.elapsedMs)}`;
+  ctx.io.success(line);
+  enforceGate(`scan ${scan.scan_id}`, gate);
+  return gate;
 }

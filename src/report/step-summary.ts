@@ -28,6 +28,8 @@ export interface StepSummary {
    * counts by state for each severity rank (0 critical … 4 info), the ignored findings per rank, and the gate's
    * own counts (new and raised findings only).
    */
+  /** With an ignore file: the findings it accepted, by severity rank (0 critical … 4 info). */
+  ignored?: number[];
   diff?: {
     baseline?: string;
     byRank: Record<'new' | 'updated' | 'unchanged' | 'fixed', number>[];
@@ -129,10 +131,11 @@ export function renderStepSummary(s: StepSummary): string {
     });
     return `${lines.join('\n')}\n`;
   }
+  const ig = s.ignored;
   lines.push(
-    '| Severity | Findings |',
-    '|---|---:|',
-    ...SEVERITIES.map((sev) => `| ${sev} | ${fmt(counts[sev])} |`),
+    ig ? '| Severity | Findings | Ignored |' : '| Severity | Findings |',
+    ig ? '|---|---:|---:|' : '|---|---:|',
+    ...SEVERITIES.map((sev, r) => `| ${sev} | ${fmt(counts[sev])} |${ig ? ` ${fmt(ig[r] ?? 0)} |` : ''}`),
   );
   const total = knownTotal(s.scan);
   if (total !== undefined) lines.push(`| **total** | **${total.toLocaleString('en-US')}** |`);

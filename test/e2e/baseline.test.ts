@@ -271,3 +271,58 @@ describe('--baseline on scans create --wait / scans wait', () => {
     expect(w.sandbox.requests.filter((r) => r.path.includes('/scans'))).toHaveLength(0);
   });
 });
+
+describe('the ignore file', () => {
+  it('findings ignore writes an entry; the gate, the report and the step summary honour it; expiry brings it back', async () => {
+    const made = await w.run(['connections', 'create', '--alias', 'drift-ign', '--provider', 'aws']);
+    expect(made.code, made.stderr).toBe(0);
+    const scan = await newScan('drift-ign');
+    const all = await findingsOf(scan);
+    const critical = all.find((f) => f.severity === 'critical')!;
+    const file = join(w.dir, 'ignore.yaml');
+    writeFileSync(file, '# accepted risks\nversion: 1\nignore: []\n');
+    const added = await w.run([
+      'findings',
+      'ignore',
+      critical.id,
+      '--reason',
+      'Accepted: SEC-1',
+      '--ignore-file',
+      file,
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^# accepted risks\nversion: 1\nignore:\n/);
+    const env = { CSSCTL_IGNORE_FILE: file };
+    const summary = join(w.dir, 'ignore-summary.md');
+    const gated = await w.run(['scans', 'wait', scan, '--fail-on', 'critical', '-o', 'junit'], {
+      env: { ...env, GITHUB_STEP_SUMMARY: summary },
+    });
+    expect(gated.code, gated.stderr).toBe(0);
+    expect(gated.stdout).toContain('<skipped message="ignored until');
+    expect(gated.stderr).toContain('1 ignored by');
+    expect(readFileSync(summary, 'utf8')).toMatch(/\| critical \| 0 \| 1 \|/);
+    // --no-ignore: the gate is met again.
+    expect((await w.run(['scans', 'wait', scan, '--fail-on', 'critical', '--no-ignore'], { env })).code).toBe(
+      10,
+    );
+    // An expired entry: the finding counts again, with a warning naming the entry (and a workflow warning).
+    const text = readFileSync(file, 'utf8').replace(/expires: \S+/, 'expires: 2020-01-01');
+    writeFileSync(file, text);
+    const expired = await w.run(['scans', 'wait', scan, '--fail-on', 'critical', '-o', 'github'], { env });
+    expect(expired.code).toBe(10);
+    expect(expired.stderr).toMatch(
+      /warning: ignore\.yaml:\d+: expired on 2020-01-01 \(Accepted: SEC-1\); 1 finding counts again|warning: .*ignore\.yaml:\d+: expired on 2020-01-01/,
+    );
+    expect(expired.stdout).toMatch(/^::warning file=.*ignore\.yaml,line=\d+::/m);
+  });
+
+  it('a bad ignore file is exit 2 before any request, naming file:line:column', async () => {
+    const file = join(w.dir, 'bad-ignore.yaml');
+    writeFileSync(file, 'version: 1\nignore:\n  - rule: r\n    reason: x\n    expire: 2027-01-01\n');
+    w.sandbox.clearRequests();
+    const res = await w.run(['findings', 'list', '--ignore-file', file]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(':5:5: unknown key "expire" — did you mean "expires"?');
+    expect(w.sandbox.requests).toHaveLength(0);
+  });
+});

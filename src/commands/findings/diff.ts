@@ -8,8 +8,9 @@ import { FINDINGS_OFFER } from '../../report/registry.js';
 import { scanFindings } from '../../report/sources/findings.js';
 import { describeRef, finalScan, loadBase, openFileRefs, parseRef } from '../../report/sources/refs.js';
 import { resumeCommand } from '../shared/resume.js';
+import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 
-export interface DiffOptions {
+export interface DiffOptions extends IgnoreOptions {
   base: string;
   head: string;
   /** Parsed by commander: most severe first, each once. */
@@ -24,6 +25,7 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<void> {
   const headRef = parseRef(opts.head, '--head');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings diff');
   openFileRefs(baseRef, headRef);
+  const rules = loadIgnore(ctx, opts);
   const resume = resumeCommand(ctx.argv, []);
   let headScan: Scan | undefined;
   let head: AsyncIterable<Finding>;
@@ -47,6 +49,14 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<void> {
     states: opts.state,
     severities: opts.severity,
     resume,
+    ignore: rules,
+    showIgnored: opts.showIgnored,
+  });
+  await reportIgnore(ctx, rules, {
+    format,
+    complete: true,
+    showIgnored: opts.showIgnored,
+    connection: headScan?.connection_alias,
   });
   enforceGate(
     headScan ? `scan ${headScan.scan_id}` : describeRef(headRef),

@@ -6,8 +6,9 @@ import { exportFindings } from '../../report/exporter.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { findingsSource } from '../../report/sources/findings.js';
 import type { ListOptions } from '../../report/sources/pages.js';
+import { loadIgnore, reportIgnore, withIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 
-export interface FindingsListOptions extends ListOptions {
+export interface FindingsListOptions extends ListOptions, IgnoreOptions {
   /** Parsed and validated by commander (collectSeverities): most severe first, each once. */
   severity?: Severity[];
   scan?: string;
@@ -18,7 +19,11 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
+  const rules = loadIgnore(ctx, opts);
   const client = await ctx.api();
   const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId });
-  await exportFindings(ctx, source, { format });
+  await exportFindings(ctx, withIgnore(source, rules, format, opts.showIgnored), { format });
+  // Only a read of every finding can say an entry matched nothing.
+  const complete = opts.all === true && opts.severity === undefined && scanId === undefined;
+  await reportIgnore(ctx, rules, { format, complete, showIgnored: opts.showIgnored });
 }

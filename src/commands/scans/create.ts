@@ -4,7 +4,7 @@ import { UsageError } from '../../core/errors.js';
 import { chooseFormat, writeObject } from '../../core/output/index.js';
 import { scanFields } from '../../report/scan-fields.js';
 import { SCAN_REPORT_OFFER, isReportFormat } from '../../report/registry.js';
-import { baselineRef, waitAndReport, waitCommand, type WaitOptions } from './wait.js';
+import { prepareReport, waitAndReport, waitCommand, type WaitOptions } from './wait.js';
 
 export interface CreateOptions extends WaitOptions {
   connection: string;
@@ -25,7 +25,7 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
     ].filter(Boolean);
     if (needsWait.length > 0) throw new UsageError(`${needsWait.join(', ')} needs --wait`);
   }
-  const baseline = baselineRef(opts);
+  const prepared = opts.wait ? prepareReport(ctx, opts) : {};
   const client = await ctx.api();
   const scan = await createScan(client, alias);
   ctx.io.success(`Started scan ${scan.scan_id} of connection ${scan.connection_alias ?? alias}`);
@@ -34,5 +34,5 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
     ctx.io.hint(`Follow it with: ${waitCommand(['scans', 'wait', scan.scan_id], scan.scan_id)}`);
     return;
   }
-  await waitAndReport(ctx, client, scan, opts, format, baseline);
+  await waitAndReport(ctx, client, scan, opts, format, prepared);
 }

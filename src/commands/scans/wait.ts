@@ -11,9 +11,11 @@ import { SCAN_REPORT_OFFER } from '../../report/registry.js';
 import { reportScan } from '../../report/scan.js';
 import { writeStepSummary } from '../../report/step-summary.js';
 import { openFileRefs, parseRef, type Ref } from '../../report/sources/refs.js';
+import { loadIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+import type { IgnoreRules } from '../../report/ignore/stage.js';
 import { shellQuote } from '../shared/resume.js';
 
-export interface WaitOptions {
+export interface WaitOptions extends IgnoreOptions {
   failOn?: Severity;
   /** Seconds. */
   waitTimeout?: number;
@@ -24,12 +26,19 @@ export interface WaitOptions {
   baseline?: string;
 }
 
-/** --baseline, parsed and its file checked before any request (exit 2 naming the file). */
-export function baselineRef(opts: WaitOptions): Ref | undefined {
-  if (opts.baseline === undefined) return undefined;
-  const ref = parseRef(opts.baseline, '--baseline');
-  openFileRefs(ref);
-  return ref;
+/** What the report needs from files, read and checked before any request (exit 2 naming the file). */
+export interface Prepared {
+  baseline?: Ref;
+  ignore?: IgnoreRules;
+}
+
+export function prepareReport(ctx: Context, opts: WaitOptions): Prepared {
+  let baseline: Ref | undefined;
+  if (opts.baseline !== undefined) {
+    baseline = parseRef(opts.baseline, '--baseline');
+    openFileRefs(baseline);
+  }
+  return { baseline, ignore: loadIgnore(ctx, opts) };
 }
 
 export { isFinal, isFailed };
@@ -162,7 +171,7 @@ export async function waitAndReport(
   first: Scan | string,
   opts: WaitOptions,
   format: string,
-  baseline?: Ref,
+  prepared: Prepared = {},
 ): Promise<void> {
   const timeoutMs = opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000;
   const { scan, final, elapsedMs } = await pollScan(ctx, client, first, timeoutMs);
@@ -181,14 +190,15 @@ export async function waitAndReport(
     format,
     resume: waitCommand(ctx.argv, scan.scan_id),
     ...opts,
-    baseline,
+    baseline: prepared.baseline,
+    ignore: prepared.ignore,
   });
 }
 
 export async function wait(ctx: Context, opts: WaitOptions, args: string[]): Promise<void> {
   const id = scanIdArg(args[0]);
   const format = chooseFormat(await ctx.settings(), SCAN_REPORT_OFFER, 'scans wait');
-  const baseline = baselineRef(opts);
+  const prepared = prepareReport(ctx, opts);
   const client = await ctx.api();
-  await waitAndReport(ctx, client, id, opts, format, baseline);
+  await waitAndReport(ctx, client, id, opts, format, prepared);
 }

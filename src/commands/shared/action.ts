@@ -28,7 +28,9 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
       throw unofferedFormat(flag, offer, commandPath(cmd));
     }
     const verb = await load();
-    await verb(ctx, cmd.opts<O & object>(), cmd.args.slice(0, cmd.registeredArguments.length));
+    // A variadic last argument (`<finding_id...>`) takes every remaining word.
+    const n = cmd.registeredArguments.at(-1)?.variadic ? cmd.args.length : cmd.registeredArguments.length;
+    await verb(ctx, cmd.opts<O & object>(), cmd.args.slice(0, n));
   };
 }
 

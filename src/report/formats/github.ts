@@ -12,6 +12,7 @@
 import type { Formatter, FormatterContext } from '../../core/format.js';
 import type { Finding } from '../../api/findings-types.js';
 import { DiffCounts, diffOf } from '../diff.js';
+import { ignoredOf } from '../ignore/stage.js';
 import { OTHER, rankOf, severityLabel } from '../severity.js';
 import { neutraliseControls, text } from '../text.js';
 import { pacedWriter, NonFindings, SeverityBuckets, type ReportOptions } from './buckets.js';
@@ -64,6 +65,8 @@ export function github(ctx: FormatterContext<Finding>, options: ReportOptions = 
     item(raw) {
       const f = skipped.accept(raw);
       if (!f) return;
+      // An accepted risk gets no annotation.
+      if (ignoredOf(f)) return;
       // In a comparison, annotations for new and updated findings only; the counts come as one notice.
       const info = diffOf(f);
       if (info) {

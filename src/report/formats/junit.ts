@@ -17,6 +17,7 @@ import type { Formatter, FormatterContext } from '../../core/format.js';
 import { SEVERITIES, type Finding } from '../../api/findings-types.js';
 import { diffOf } from '../diff.js';
 import { meetsGate } from '../gate.js';
+import { ignoredOf, type IgnoredInfo } from '../ignore/stage.js';
 import { OTHER, asSeverity, rankOf, severityLabel } from '../severity.js';
 import { text, visibleEscape } from '../text.js';
 import { pacedWriter, SeverityBuckets, NonFindings, type ReportOptions } from './buckets.js';
@@ -49,7 +50,7 @@ export function xmlAttr(s: string): string {
 const SUITE_NAMES = [...SEVERITIES, 'other'];
 
 /** The test case of one finding; `name` is unique within its classname because the finding id is in it. */
-function testcase(f: Finding, failed: boolean): string {
+function testcase(f: Finding, failed: boolean, ignored?: IgnoredInfo): string {
   const sev = severityLabel(f);
   const title = text(f.title) || '(untitled finding)';
   const resource = text(f.resource);
@@ -67,9 +68,11 @@ function testcase(f: Finding, failed: boolean): string {
     ...(f.description !== undefined ? ['', text(f.description)] : []),
     ...(f.remediation !== undefined ? ['', `remediation: ${text(f.remediation)}`] : []),
   ].join('\n');
-  const body = failed
-    ? `<failure type="${xmlAttr(sev)}" message="${xmlAttr(`${sev}: ${title}${resource ? ` — ${resource}` : ''}`)}">${xmlText(details)}</failure>`
-    : `<system-out>${xmlText(details)}</system-out>`;
+  const body = ignored
+    ? `<skipped message="${xmlAttr(`ignored until ${ignored.expires}: ${ignored.reason} (${ignored.source})`)}"/>`
+    : failed
+      ? `<failure type="${xmlAttr(sev)}" message="${xmlAttr(`${sev}: ${title}${resource ? ` — ${resource}` : ''}`)}">${xmlText(details)}</failure>`
+      : `<system-out>${xmlText(details)}</system-out>`;
   return `    <testcase name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="0">\n      ${body}\n    </testcase>\n`;
 }
 
@@ -77,6 +80,7 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
   const buckets = new SeverityBuckets({ ...options, warn: (m) => ctx.io.warn(m) });
   const tests = new Array<number>(OTHER + 1).fill(0);
   const failures = new Array<number>(OTHER + 1).fill(0);
+  const skippedCases = new Array<number>(OTHER + 1).fill(0);
   const failOn = asSeverity(options.failOn ?? ctx.failOn);
   const skipped = new NonFindings('junit');
   return {
@@ -87,6 +91,14 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
       const state = diffOf(f)?.state;
       if (state === 'fixed') return;
       const b = rankOf(f);
+      const ignored = ignoredOf(f);
+      if (ignored) {
+        // An accepted risk: a skipped test case giving the reason and until when.
+        tests[b]!++;
+        skippedCases[b]!++;
+        buckets.add(b, testcase(f, false, ignored));
+        return;
+      }
       // Without --fail-on every finding is a failure (cli-contract.md §3, junit).
       const failed =
         (state === undefined || state === 'new' || state === 'updated') &&
@@ -107,7 +119,7 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
           // The five severities always have a suite (an empty one says "none found"); "other" only when used.
           if (b === OTHER && tests[b] === 0) continue;
           ctx.write(
-            `  <testsuite name="${SUITE_NAMES[b]}" tests="${tests[b]}" failures="${failures[b]}" errors="0" skipped="0" time="0">\n`,
+            `  <testsuite name="${SUITE_NAMES[b]}" tests="${tests[b]}" failures="${failures[b]}" errors="0" skipped="${skippedCases[b]}" time="0">\n`,
           );
           for (const chunk of buckets.read(b)) await write(chunk);
           ctx.write('  </testsuite>\n');

@@ -8,6 +8,7 @@ import type { Formatter, FormatterContext } from '../../core/format.js';
 import { VERSION } from '../../version.js';
 import { SEVERITIES, type Finding } from '../../api/findings-types.js';
 import { diffOf } from '../diff.js';
+import { ignoredOf } from '../ignore/stage.js';
 import { fingerprintOf, ruleIdOf } from '../fingerprint.js';
 import { OTHER, rankOf, severityLabel } from '../severity.js';
 import { markdownText as md, text } from '../text.js';
@@ -133,6 +134,9 @@ function resultJson(f: Finding, rule: Rule): Record<string, unknown> {
       },
     ],
     ...(diffOf(f) ? { baselineState: diffOf(f)!.state } : {}),
+    ...(ignoredOf(f)
+      ? { suppressions: [{ kind: 'external', status: 'accepted', justification: ignoredOf(f)!.reason }] }
+      : {}),
     partialFingerprints: {
       // GitHub reads this key (hex:occurrence); it combines it with the path and the rule.
       primaryLocationLineHash: `${hash.slice(0, 16)}:1`,
