@@ -16,7 +16,7 @@ import {
   type DiffFinding,
   type DiffState,
 } from './diff.js';
-import { exportFindings } from './exporter.js';
+import { exportFindings, type ReportSpec } from './exporter.js';
 import { keepsIgnored } from './ignore/index.js';
 import { markIgnored, type IgnoreRules } from './ignore/stage.js';
 import { GateTally, type Gate } from './gate.js';
@@ -36,6 +36,9 @@ export interface DiffReportOptions {
   countsLine?: boolean;
   /** The ignore file's rules, when one applies. */
   ignore?: IgnoreRules;
+  /** --output-file and --report (cli-contract.md §9). */
+  outputFile?: string;
+  reports?: readonly ReportSpec[];
   showIgnored?: boolean;
 }
 
@@ -139,14 +142,16 @@ export async function reportDiff(
     const resume = opts.resume;
     shown.resume = () => resume;
   }
-  if (opts.format === undefined) {
+  if (opts.format === undefined && !opts.reports?.length) {
     // The gate and the counts only (a scan report whose stdout is the scan summary).
     for await (const f of shown) void f;
   } else {
     await exportFindings(ctx, shown, {
       format: opts.format,
+      outputFile: opts.outputFile,
+      reports: opts.reports,
       failOn,
-      columns: diffColumns(opts.format),
+      columns: diffColumns,
     });
   }
   // -o github says it in its own ::notice.

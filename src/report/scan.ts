@@ -2,14 +2,17 @@
 // summary (table, json, ndjson, csv) or its findings as a report (sarif, junit, github); a one-line summary on
 // stderr; the step summary; then exit 9 for a failed scan, 10 when --fail-on is met.
 import type { Finding, Scan, Severity } from '../api/findings-types.js';
+import { PassThrough, Writable } from 'node:stream';
 import type { Context } from '../core/context.js';
+import { writeFileAtomic } from '../core/files.js';
+import { IO } from '../core/io.js';
 import { formatWait } from '../core/context.js';
 import { ExitCode, ExitError } from '../core/errors.js';
 import type { ApiClient } from '../core/http/client.js';
 import { writeObject } from '../core/output/index.js';
 import { SEVERITIES } from '../api/findings-types.js';
 import { scanFields } from './scan-fields.js';
-import { exportFindings } from './exporter.js';
+import { exportFindings, type ReportSpec } from './exporter.js';
 import { GateTally, enforceGate, gateFromCounts, knownCounts, trustedCount, type Gate } from './gate.js';
 import { keepsIgnored, reportIgnore } from './ignore/index.js';
 import { applyIgnore, ignoredOf, type IgnoreRules } from './ignore/stage.js';
@@ -40,6 +43,10 @@ export interface ScanReport {
   /** The ignore file's rules (loaded and checked before any request), when one applies. */
   ignore?: IgnoreRules;
   showIgnored?: boolean;
+  /** -o's output to this file (atomically) instead of stdout. */
+  outputFile?: string;
+  /** --report: findings reports from the same read as the gate. */
+  reports?: readonly ReportSpec[];
 }
 
 function countsText(scan: Scan, gate: Gate | undefined): string | undefined {
@@ -51,7 +58,8 @@ function countsText(scan: Scan, gate: Gate | undefined): string | undefined {
 export async function reportScan(ctx: Context, client: ApiClient, r: ScanReport): Promise<Gate | undefined> {
   const { scan, failed } = r;
   if (!failed && r.baseline) return reportAgainst(ctx, client, r, r.baseline);
-  if (!failed && r.ignore && r.ignore.file.entries.length > 0)
+  // An ignore file, or reports that must hold what the gate decided on: one read decides the gate.
+  if (!failed && ((r.ignore && r.ignore.file.entries.length > 0) || r.reports?.length))
     return reportByReading(ctx, client, r, r.ignore);
   // No ignore file and no baseline: the gate is counted from the service's totals, not from a read.
   const gate =
@@ -61,9 +69,9 @@ export async function reportScan(ctx: Context, client: ApiClient, r: ScanReport)
 
   if (isReportFormat(r.format)) {
     const source = scanFindings(ctx, client, scan.scan_id, r.severity ?? [], r.resume);
-    await exportFindings(ctx, source, { format: r.format, failOn: r.failOn });
+    await exportFindings(ctx, source, { format: r.format, failOn: r.failOn, outputFile: r.outputFile });
   } else {
-    await writeObject(ctx.io, r.format, scan as Record<string, unknown>, scanFields);
+    await writeSummary(ctx, r);
   }
 
   await writeStepSummary(ctx, r, {
@@ -114,6 +122,8 @@ async function reportAgainst(
     countsLine: false,
     ignore: r.ignore,
     showIgnored: r.showIgnored,
+    outputFile: report === undefined ? undefined : r.outputFile,
+    reports: r.reports,
   });
   await reportIgnore(ctx, r.ignore, {
     format: report,
@@ -121,7 +131,7 @@ async function reportAgainst(
     showIgnored: r.showIgnored,
     connection: scan.connection_alias,
   });
-  if (report === undefined) await writeObject(ctx.io, r.format, scan as Record<string, unknown>, scanFields);
+  if (report === undefined) await writeSummary(ctx, r);
   const counted = result.headTally.counts;
   await writeStepSummary(ctx, r, {
     scan,
@@ -155,7 +165,7 @@ async function reportByReading(
   ctx: Context,
   client: ApiClient,
   r: ScanReport,
-  rules: IgnoreRules,
+  rules: IgnoreRules | undefined,
 ): Promise<Gate | undefined> {
   const { scan } = r;
   const report = isReportFormat(r.format) ? r.format : undefined;
@@ -164,7 +174,8 @@ async function reportByReading(
   const keep = keepsIgnored(report, r.showIgnored);
   async function* stream(): AsyncGenerator<Finding> {
     const all = scanFindings(ctx, client, scan.scan_id, [], r.resume);
-    for await (const f of applyIgnore(all, rules, { keep, show: r.showIgnored === true })) {
+    const kept = rules ? applyIgnore(all, rules, { keep, show: r.showIgnored === true }) : all;
+    for await (const f of kept) {
       if (f === null || typeof f !== 'object') continue;
       if (!ignoredOf(f)) tally.add(f);
       // --severity narrows the report, never the gate.
@@ -173,11 +184,17 @@ async function reportByReading(
     }
   }
   const source = { [Symbol.asyncIterator]: () => stream()[Symbol.asyncIterator](), resume: () => r.resume };
-  if (report !== undefined) await exportFindings(ctx, source, { format: report, failOn: r.failOn });
-  else {
+  if (report !== undefined || r.reports?.length) {
+    await exportFindings(ctx, source, {
+      format: report,
+      outputFile: report === undefined ? undefined : r.outputFile,
+      reports: r.reports,
+      failOn: r.failOn,
+    });
+  } else {
     for await (const f of source) void f;
-    await writeObject(ctx.io, r.format, scan as Record<string, unknown>, scanFields);
   }
+  if (report === undefined) await writeSummary(ctx, r);
   await reportIgnore(ctx, rules, {
     format: report,
     complete: true,
@@ -191,14 +208,43 @@ async function reportByReading(
     gate: r.failOn ? { failOn: r.failOn, met: gate?.met ?? false } : undefined,
     failed: false,
     waitedMs: r.elapsedMs,
-    ignored: rules.ignoredByRank,
+    ignored: rules?.ignoredByRank,
   });
   const counted = tally.counts;
   const total = SEVERITIES.reduce((a, s) => a + counted[s], 0) + tally.other;
-  let line = `Scan ${scan.scan_id} ${scan.status}: ${total} findings (${SEVERITIES.map((s) => `${counted[s]} ${s}`).join(', ')}); ${rules.ignored} ignored by ${rules.file.display}`;
+  let line = `Scan ${scan.scan_id} ${scan.status}: ${total} findings (${SEVERITIES.map((s) => `${counted[s]} ${s}`).join(', ')})`;
+  if (rules) line += `; ${rules.ignored} ignored by ${rules.file.display}`;
   if (gate && !gate.met) line += `; none at or above ${gate.threshold}`;
   if (r.elapsedMs >= 1000) line += `; waited ${formatWait(r.elapsedMs)}`;
   ctx.io.success(line);
   enforceGate(`scan ${scan.scan_id}`, gate);
   return gate;
+}
+
+/** The scan summary in a standard format: on stdout, or atomically in --output-file. */
+async function writeSummary(ctx: Context, r: ScanReport): Promise<void> {
+  const record = r.scan as Record<string, unknown>;
+  if (r.outputFile === undefined) {
+    await writeObject(ctx.io, r.format, record, scanFields);
+    return;
+  }
+  const captured = new Collected();
+  const io = new IO(
+    { stdin: new PassThrough(), stdout: captured, stderr: ctx.io.stderr },
+    { env: {}, noColorFlag: true },
+  );
+  await writeObject(io, r.format, record, scanFields);
+  await io.finishOutput();
+  writeFileAtomic(r.outputFile, captured.text, 0o644);
+}
+
+class Collected extends Writable {
+  private readonly chunks: string[] = [];
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.chunks.push(chunk.toString());
+    cb();
+  }
+  get text(): string {
+    return this.chunks.join('');
+  }
 }

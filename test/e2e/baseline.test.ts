@@ -326,3 +326,58 @@ describe('the ignore file', () => {
     expect(w.sandbox.requests).toHaveLength(0);
   });
 });
+
+describe('--report and --output-file', () => {
+  it('three reports from one read of the findings, one gate, stdout keeps the scan summary', async () => {
+    const sarif = join(w.dir, 'r.sarif');
+    const junit = join(w.dir, 'junit.xml');
+    const github = join(w.dir, 'gh.txt');
+    w.sandbox.clearRequests();
+    const res = await w.run([
+      'scans',
+      'create',
+      '--connection',
+      'drift-api',
+      '--wait',
+      '--fail-on',
+      'high',
+      '--report',
+      `sarif=${sarif}`,
+      '--report',
+      `junit=${junit}`,
+      '--report',
+      `github=${github}`,
+    ]);
+    expect(res.code, res.stderr).toBe(10);
+    expect(res.stdout).toMatch(/^STATUS\s+completed$/m);
+    const reads = w.sandbox.requests.filter((r) => r.path === '/api/v1/findings');
+    expect(reads).toHaveLength(1);
+    const doc = JSON.parse(readFileSync(sarif, 'utf8')) as { runs: { results: unknown[] }[] };
+    const n = doc.runs[0]!.results.length;
+    expect(readFileSync(junit, 'utf8')).toContain(`tests="${n}"`);
+    expect(readFileSync(github, 'utf8').trim().split('\n')).toHaveLength(n);
+  });
+
+  it('--output-file: the report in the file, atomically, nothing on stdout; two reports to one path: exit 2', async () => {
+    const out = join(w.dir, 'out.sarif');
+    const scan = await newScan();
+    const res = await w.run([
+      'findings',
+      'list',
+      '--scan',
+      scan,
+      '--all',
+      '-o',
+      'sarif',
+      '--output-file',
+      out,
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toBe('');
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { version: string }).version).toBe('2.1.0');
+    w.sandbox.clearRequests();
+    const same = await w.run(['findings', 'list', '--report', `csv=${out}`, '--report', `json=${out}`]);
+    expect(same.code).toBe(2);
+    expect(w.sandbox.requests).toHaveLength(0);
+  });
+});

@@ -2,6 +2,7 @@ import type { Finding, Scan, Severity } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { reportDiff } from '../../report/diff-report.js';
+import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
 import type { DiffState } from '../../report/diff.js';
 import { enforceGate } from '../../report/gate.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
@@ -17,6 +18,8 @@ export interface DiffOptions extends IgnoreOptions {
   severity?: Severity[];
   state?: DiffState[];
   failOn?: Severity;
+  outputFile?: string;
+  report?: ReportSpec[];
 }
 
 /** `findings diff --base <ref> --head <ref>`: base held, head streamed through it, one report, one gate. */
@@ -26,6 +29,7 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<void> {
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings diff');
   openFileRefs(baseRef, headRef);
   const rules = loadIgnore(ctx, opts);
+  checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const resume = resumeCommand(ctx.argv, []);
   let headScan: Scan | undefined;
   let head: AsyncIterable<Finding>;
@@ -51,6 +55,8 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<void> {
     resume,
     ignore: rules,
     showIgnored: opts.showIgnored,
+    outputFile: opts.outputFile,
+    reports: opts.report,
   });
   await reportIgnore(ctx, rules, {
     format,

@@ -2,14 +2,14 @@ import type { Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
-import { addIgnoreOptions } from './options.js';
+import { addIgnoreOptions, addReportOptions } from './options.js';
 import { collectSeverities, collectStates, parseSeverity } from './severity.js';
 
 export function registerFindings(program: Command, ctx: MakeContext): void {
   const findings = program.command('findings').description('security findings of the workspace');
   // Completion offers -o values from the tree: the formats this command offers (src/completion/meta.ts).
   const list = addListOptions(
-    addIgnoreOptions(findings.command('list'))
+    addReportOptions(addIgnoreOptions(findings.command('list')))
       .description('list findings, most severe first when several severities are asked for')
       .option(
         '--severity <s[,s...]>',
@@ -19,7 +19,7 @@ export function registerFindings(program: Command, ctx: MakeContext): void {
       .option('--scan <scan_id>', 'only the findings of this scan'),
   ).action(lazy(ctx, async () => (await import('./list.js')).list, FINDINGS_OFFER));
   completeWith(list, { outputs: FINDINGS_OFFER.names });
-  const diff = addIgnoreOptions(findings.command('diff'))
+  const diff = addReportOptions(addIgnoreOptions(findings.command('diff')))
     .description('compare two sets of findings by fingerprint: new, updated, unchanged, fixed')
     .requiredOption(
       '--base <ref>',

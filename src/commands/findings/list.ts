@@ -2,13 +2,15 @@ import type { Severity } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat } from '../../core/output/index.js';
-import { exportFindings } from '../../report/exporter.js';
+import { checkDestinations, exportFindings, type ReportSpec } from '../../report/exporter.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { findingsSource } from '../../report/sources/findings.js';
 import type { ListOptions } from '../../report/sources/pages.js';
 import { loadIgnore, reportIgnore, withIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 
 export interface FindingsListOptions extends ListOptions, IgnoreOptions {
+  outputFile?: string;
+  report?: ReportSpec[];
   /** Parsed and validated by commander (collectSeverities): most severe first, each once. */
   severity?: Severity[];
   scan?: string;
@@ -20,9 +22,14 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
   const rules = loadIgnore(ctx, opts);
+  checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const client = await ctx.api();
   const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId });
-  await exportFindings(ctx, withIgnore(source, rules, format, opts.showIgnored), { format });
+  await exportFindings(ctx, withIgnore(source, rules, format, opts.showIgnored), {
+    format,
+    outputFile: opts.outputFile,
+    reports: opts.report,
+  });
   // Only a read of every finding can say an entry matched nothing.
   const complete = opts.all === true && opts.severity === undefined && scanId === undefined;
   await reportIgnore(ctx, rules, { format, complete, showIgnored: opts.showIgnored });

@@ -21,6 +21,8 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
       opts.waitTimeout !== undefined && '--wait-timeout',
       opts.severity !== undefined && '--severity',
       opts.baseline !== undefined && '--baseline',
+      opts.report !== undefined && '--report',
+      opts.outputFile !== undefined && '--output-file',
       isReportFormat(format) && `-o ${format}`,
     ].filter(Boolean);
     if (needsWait.length > 0) throw new UsageError(`${needsWait.join(', ')} needs --wait`);

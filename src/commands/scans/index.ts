@@ -3,7 +3,7 @@ import { completeWith } from '../../completion/meta.js';
 import { parseSeverity, collectSeverities } from '../findings/severity.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
 import { SCAN_REPORT_OFFER } from '../../report/registry.js';
-import { addIgnoreOptions } from '../findings/options.js';
+import { addIgnoreOptions, addReportOptions } from '../findings/options.js';
 
 function positiveSeconds(value: string): number {
   const n = Number(value.trim());
@@ -14,7 +14,7 @@ function positiveSeconds(value: string): number {
 
 /** The options `scans wait` and `scans create --wait` share. */
 function addWaitOptions(cmd: Command): Command {
-  return addIgnoreOptions(cmd)
+  return addReportOptions(addIgnoreOptions(cmd))
     .option(
       '--fail-on <severity>',
       'exit 10 if the scan has a finding at or above this severity',

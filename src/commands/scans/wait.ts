@@ -12,6 +12,7 @@ import { reportScan } from '../../report/scan.js';
 import { writeStepSummary } from '../../report/step-summary.js';
 import { openFileRefs, parseRef, type Ref } from '../../report/sources/refs.js';
 import { loadIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
 import type { IgnoreRules } from '../../report/ignore/stage.js';
 import { shellQuote } from '../shared/resume.js';
 
@@ -22,8 +23,10 @@ export interface WaitOptions extends IgnoreOptions {
   severity?: Severity[];
   /** false with --no-step-summary. */
   stepSummary?: boolean;
-  /** --baseline <scan_id|latest|file>: the raw flag; parsed by baselineRef before any request. */
+  /** --baseline <scan_id|latest|file>: the raw flag; parsed by prepareReport before any request. */
   baseline?: string;
+  outputFile?: string;
+  report?: ReportSpec[];
 }
 
 /** What the report needs from files, read and checked before any request (exit 2 naming the file). */
@@ -38,7 +41,9 @@ export function prepareReport(ctx: Context, opts: WaitOptions): Prepared {
     baseline = parseRef(opts.baseline, '--baseline');
     openFileRefs(baseline);
   }
-  return { baseline, ignore: loadIgnore(ctx, opts) };
+  const ignore = loadIgnore(ctx, opts);
+  checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
+  return { baseline, ignore };
 }
 
 export { isFinal, isFailed };
@@ -192,6 +197,7 @@ export async function waitAndReport(
     ...opts,
     baseline: prepared.baseline,
     ignore: prepared.ignore,
+    reports: opts.report,
   });
 }
 
