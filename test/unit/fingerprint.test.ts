@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/api/findings-types.js';
 import { get } from '../../src/commands/findings/get.js';
 import { fingerprintOf, ruleIdOf } from '../../src/report/fingerprint.js';
 import { sarif } from '../../src/report/formats/sarif.js';
@@ -97,5 +99,65 @@ describe('findings get (verb)', () => {
     const w = verbWorld([json({ id: 'fnd_2', severity: 'low' })]);
     expect(await w.run(get, {}, ['fnd_1'])).toBe(1);
     expect(w.stderr.text).toContain('the service answered about finding fnd_2 when asked for finding fnd_1');
+  });
+});
+
+describe('fingerprints: properties', () => {
+  const arb = fc.record({
+    id: fc.string({ minLength: 1, maxLength: 12 }),
+    severity: fc.constantFrom('critical', 'high', 'medium', 'low', 'info', 'weird'),
+    status: fc.constantFrom('open', 'closed', undefined),
+    title: fc.string({ maxLength: 30 }),
+    resource: fc.option(fc.string({ minLength: 1, maxLength: 30 }), { nil: undefined }),
+    connection_alias: fc.option(fc.string({ maxLength: 10 }), { nil: undefined }),
+    rule_id: fc.option(fc.string({ minLength: 1, maxLength: 10 }), { nil: undefined }),
+  });
+
+  it('never changes with the id (when there is a resource), the severity or the status', () => {
+    fc.assert(
+      fc.property(arb, fc.string({ minLength: 1 }), fc.constantFrom('critical', 'low'), (f, id, severity) => {
+        fc.pre(f.resource !== undefined && f.resource.trim() !== '');
+        expect(fingerprintOf({ ...f, id, severity, status: 'other' } as Finding)).toBe(
+          fingerprintOf(f as Finding),
+        );
+      }),
+    );
+  });
+
+  it('never changes with the position in the list or the page size it was read with', async () => {
+    const { allPages } = await import('../../src/report/sources/pages.js');
+    const { IO } = await import('../../src/core/io.js');
+    const { PassThrough } = await import('node:stream');
+    const { Collect } = await import('../helpers/streams.js');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(arb, { maxLength: 40 }),
+        fc.integer({ min: 1, max: 15 }),
+        async (raw, size) => {
+          const fs = raw.map((f, i) => ({ ...f, id: `f${i}` })) as Finding[];
+          const io = new IO(
+            { stdin: new PassThrough(), stdout: new Collect(), stderr: new Collect() },
+            { env: {} },
+          );
+          const ctx = { io, argv: [] } as unknown as Parameters<typeof allPages>[0];
+          const src = allPages<Finding>(
+            ctx,
+            {
+              fetch: async (offset, limit) => ({
+                items: fs.slice(offset, offset + Math.min(limit, size)),
+                total: fs.length,
+              }),
+              idOf: (f) => f.id,
+            },
+            { limit: size },
+          );
+          const read = new Map<string, string>();
+          for await (const f of src) read.set(f.id, fingerprintOf(f));
+          const shuffled = [...fs].reverse();
+          for (const f of shuffled) expect(read.get(f.id)).toBe(fingerprintOf(f));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
