@@ -9,7 +9,7 @@ import { NotAListError, Paginator, idOfObject, readPage, type FetchPage } from '
 import { parseFields } from '../shared/fields.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
 import { shellQuote } from '../shared/resume.js';
-import { API_OFFER } from './index.js';
+import { API_OFFER } from './offer.js';
 
 export interface ApiOptions {
   method?: string;

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
-import type { Offer } from '../../core/output/offer.js';
+import { API_OFFER } from './offer.js';
 import { collect, lazy, type MakeContext } from '../shared/action.js';
 
-/** `api` prints JSON: the answer as it is, or with --paginate the items as one array or one per line. */
-export const API_OFFER: Offer = { names: ['json', 'ndjson'], default: 'json' };
+// Kept in its own module, so api.ts and this file do not import each other.
+export { API_OFFER } from './offer.js';
 
 export function registerApi(program: Command, ctx: MakeContext): void {
   const api = program
