@@ -418,3 +418,41 @@ describe('ignored findings in the reports and the gate', () => {
     expect(w.stderr.text).toContain('none at or above critical');
   });
 });
+
+describe('the ignore file in a comparison', () => {
+  it('an ignored head finding is neither shown nor gated; one an expired entry covered is new with why=ignore-expired', async () => {
+    const { diff } = await import('../../src/commands/findings/diff.js');
+    const d = dir();
+    const base = join(d, 'base.ndjson');
+    const head = join(d, 'head.ndjson');
+    const f = (id: string, rule: string, severity = 'critical') =>
+      JSON.stringify({
+        id,
+        severity,
+        title: 'T',
+        resource: `arn:${rule}`,
+        rule_id: rule,
+        connection_alias: 'prod',
+      });
+    writeFileSync(base, `${f('a', 'old')}\n`);
+    writeFileSync(head, `${f('b', 'old')}\n${f('c', 'accepted')}\n${f('e', 'lapsed')}\n`);
+    const ign = join(d, 'ign.yaml');
+    writeFileSync(
+      ign,
+      'version: 1\nignore:\n  - rule: accepted\n    reason: ok\n    expires: never\n  - rule: lapsed\n    reason: was ok\n    expires: 2020-01-01\n',
+    );
+    const w = verbWorld([], { output: 'ndjson' });
+    expect(await w.run(diff, { base, head, ignoreFile: ign, failOn: 'critical' })).toBe(10);
+    const out = w.stdout.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; state: string; why?: string });
+    expect(out.map((x) => [x.id, x.state, x.why])).toStrictEqual([
+      ['b', 'unchanged', undefined],
+      ['e', 'new', 'ignore-expired'],
+    ]);
+    expect(w.stderr.text).toContain('has 1 new or raised finding at or above critical: 1 critical');
+    expect(w.stderr.text).toMatch(/ign\.yaml:6: expired on 2020-01-01 \(was ok\); 1 finding counts again/);
+    expect(w.stderr.text).toMatch(/1 finding ignored by .*ign\.yaml/);
+  });
+});
