@@ -27,12 +27,14 @@ import { CliError } from './errors.js';
 /** Test seam: replaced in unit tests to simulate a full disk or an I/O error. */
 export const fsOps = { writeSync, fsyncSync, renameSync };
 
-function why(err: unknown): string {
+/** A file-system error as the few words a user reads after the file's name. */
+export function fsErrorText(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   if (e?.code === 'ENOSPC') return 'no space left on the device';
   if (e?.code === 'EDQUOT') return 'disk quota exceeded';
   if (e?.code === 'EIO') return 'input/output error';
   if (e?.code === 'EROFS') return 'read-only file system';
+  if (e?.code === 'EFBIG') return 'file too large (past the file-size limit)';
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
   return (e?.message ?? String(err)).split('\n')[0]!;
 }
@@ -47,7 +49,7 @@ export function ensureDir(dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new CliError(`cannot create the folder ${dir}: ${why(err)}`, { cause: err });
+    throw new CliError(`cannot create the folder ${dir}: ${fsErrorText(err)}`, { cause: err });
   }
   return true;
 }
@@ -107,7 +109,7 @@ export function writeFileAtomic(path: string, data: string, mode = 0o600): void 
     } catch {
       // never created, or already gone
     }
-    throw new CliError(`cannot write ${path}: ${why(err)}`, { cause: err });
+    throw new CliError(`cannot write ${path}: ${fsErrorText(err)}`, { cause: err });
   }
 }
 
@@ -200,6 +202,6 @@ export class AtomicFileWriter {
   private asError(err: unknown): CliError {
     return err instanceof CliError
       ? err
-      : new CliError(`cannot write ${this.path}: ${why(err)}`, { cause: err });
+      : new CliError(`cannot write ${this.path}: ${fsErrorText(err)}`, { cause: err });
   }
 }

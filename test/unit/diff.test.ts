@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,6 +175,9 @@ describe('diff: files', () => {
     );
     await expect(read(other)).rejects.toThrow('a SARIF log that cssctl did not write');
     expect(() => readFindingsFile(join(work, 'missing.json'))).toThrow('no such file');
+    const fifo = join(work, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => readFindingsFile(fifo)).toThrow('not a regular file');
   });
 });
 

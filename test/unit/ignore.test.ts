@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +146,10 @@ describe('the ignore file: checks', () => {
     expect(() => loadIgnoreFile({}, {}, d3)).toThrow(
       '.cssctl-ignore.yaml:2:6: the ignore file is not UTF-8 text',
     );
+    // A FIFO is never opened (the open would block, deaf to Ctrl-C).
+    const d5 = dir();
+    execFileSync('mkfifo', [join(d5, '.cssctl-ignore.yaml')]);
+    expect(() => loadIgnoreFile({}, {}, d5)).toThrow('the ignore file is not a regular file');
     // A link within its own folder is read.
     const d4 = dir();
     writeFileSync(join(d4, 'rules.yaml'), 'version: 1\n');

@@ -28,9 +28,10 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
       throw unofferedFormat(flag, offer, commandPath(cmd));
     }
     const verb = await load();
-    // A variadic last argument (`<finding_id...>`) takes every remaining word.
-    const n = cmd.registeredArguments.at(-1)?.variadic ? cmd.args.length : cmd.registeredArguments.length;
-    await verb(ctx, cmd.opts<O & object>(), cmd.args.slice(0, n));
+    // A variadic last argument (`<paths...>`) takes every remaining word.
+    const declared = cmd.registeredArguments;
+    const args = declared.at(-1)?.variadic ? cmd.args : cmd.args.slice(0, declared.length);
+    await verb(ctx, cmd.opts<O & object>(), args);
   };
 }
 

@@ -2,7 +2,16 @@
 // with the `yaml` package (positions for every error, comments kept for `findings ignore`); validated strictly,
 // so a typo never ignores nothing in silence. Every problem is exit 2 before any request, as
 // `<file>:<line>:<column>: <what is wrong>`.
-import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { UsageError } from '../../core/errors.js';
@@ -115,7 +124,10 @@ export function readIgnoreText(path: string, display: string): string {
         `${display}: the ignore file is a symbolic link to a file elsewhere (${target}); cssctl reads only a file in its own folder`,
       );
   }
-  const fd = openSync(path, 'r');
+  // Never opened unless it is a regular file (a FIFO would block the open, deaf to Ctrl-C); O_NONBLOCK for
+  // one swapped in between.
+  if (!statSync(path).isFile()) throw new UsageError(`${display}: the ignore file is not a regular file`);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const real = fstatSync(fd);
     if (!real.isFile()) throw new UsageError(`${display}: the ignore file is not a regular file`);

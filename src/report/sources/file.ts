@@ -1,7 +1,7 @@
 // A set of findings from a file (cli-contract.md §8 `<ref>`): a JSON array or ndjson of findings as
 // `findings list -o json|ndjson` writes them, or a SARIF log that cssctl wrote. Anything else is exit 2 naming
 // the file and the line.
-import { createReadStream, openSync, closeSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Finding } from '../../api/findings-types.js';
 import { UsageError } from '../../core/errors.js';
@@ -27,7 +27,8 @@ function lineOf(text: string, err: unknown): number | undefined {
 
 /** The first non-blank character of the file (which kind of file it is), without reading it whole. */
 function firstChar(path: string): string {
-  const fd = openSync(path, 'r');
+  // Checked to be a regular file first; O_NONBLOCK so that one swapped for a FIFO never blocks the open.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const buf = Buffer.alloc(4096);
     for (let pos = 0; ;) {
