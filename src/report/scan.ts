@@ -12,6 +12,7 @@ import type { ApiClient } from '../core/http/client.js';
 import { writeObject } from '../core/output/index.js';
 import { SEVERITIES } from '../api/findings-types.js';
 import { scanFields } from './scan-fields.js';
+import { findingColumnsShowingIgnored } from './columns.js';
 import { exportFindings, type ReportSpec } from './exporter.js';
 import { GateTally, enforceGate, gateFromCounts, knownCounts, trustedCount, type Gate } from './gate.js';
 import { keepsIgnored, reportIgnore } from './ignore/index.js';
@@ -145,6 +146,7 @@ async function reportAgainst(
       gateCounts: result.gate?.counts,
       ignored: r.ignore?.ignoredByRank,
     },
+    warnings: r.ignore?.messages({ complete: false }).warnings.map((w) => w.text),
   });
   const total = SEVERITIES.reduce((a, s) => a + counted[s], 0) + result.headTally.other;
   let line = `Scan ${scan.scan_id} ${scan.status}: ${total} findings (${SEVERITIES.map((s) => `${counted[s]} ${s}`).join(', ')})`;
@@ -190,6 +192,7 @@ async function reportByReading(
       outputFile: report === undefined ? undefined : r.outputFile,
       reports: r.reports,
       failOn: r.failOn,
+      ...(rules && r.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),
     });
   } else {
     for await (const f of source) void f;
@@ -209,6 +212,7 @@ async function reportByReading(
     failed: false,
     waitedMs: r.elapsedMs,
     ignored: rules?.ignoredByRank,
+    warnings: rules?.messages({ complete: false }).warnings.map((w) => w.text),
   });
   const counted = tally.counts;
   const total = SEVERITIES.reduce((a, s) => a + counted[s], 0) + tally.other;

@@ -30,6 +30,8 @@ export interface StepSummary {
    */
   /** With an ignore file: the findings it accepted, by severity rank (0 critical … 4 info). */
   ignored?: number[];
+  /** Warnings to show under the table (expired ignore entries). */
+  warnings?: string[];
   diff?: {
     baseline?: string;
     byRank: Record<'new' | 'updated' | 'unchanged' | 'fixed', number>[];
@@ -129,7 +131,7 @@ export function renderStepSummary(s: StepSummary): string {
         `| ${sev} | ${fmt(c.new + c.updated + c.unchanged)} | ${fmt(c.new)} | ${fmt(c.updated)} | ${fmt(c.fixed)} | ${fmt(ignored?.[r] ?? 0)} |`,
       );
     });
-    return `${lines.join('\n')}\n`;
+    return `${[...lines, ...warningLines(s)].join('\n')}\n`;
   }
   const ig = s.ignored;
   lines.push(
@@ -139,7 +141,12 @@ export function renderStepSummary(s: StepSummary): string {
   );
   const total = knownTotal(s.scan);
   if (total !== undefined) lines.push(`| **total** | **${total.toLocaleString('en-US')}** |`);
-  return `${lines.join('\n')}\n`;
+  return `${[...lines, ...warningLines(s)].join('\n')}\n`;
+}
+
+function warningLines(s: StepSummary): string[] {
+  if (!s.warnings?.length) return [];
+  return ['', ...s.warnings.map((w) => `- ⚠️ ${cell(w)}`)];
 }
 
 function knownTotal(scan: Scan): number | undefined {

@@ -384,6 +384,12 @@ describe('ignored findings in the reports and the gate', () => {
         source: expect.stringMatching(/ign\.yaml:3$/),
       },
     });
+    const csv = verbWorld([json({ total: 2, findings: fs })], { output: 'csv' });
+    expect(await csv.run(list, { ignoreFile: p, showIgnored: true })).toBe(0);
+    const [header, first] = csv.stdout.text.split('\n');
+    expect(header).toMatch(/,ignored,fingerprint$/);
+    expect(first).toContain('Known and accepted (until never; ');
+    expect(first!.endsWith(fingerprintOf(fs[0] as Finding))).toBe(true);
     const none = verbWorld([json({ total: 2, findings: fs })], { output: 'json' });
     expect(await none.run(list, { ignoreFile: p, ignore: false })).toBe(0);
     expect(JSON.parse(none.stdout.text)).toHaveLength(2);

@@ -157,6 +157,19 @@ describe('step summary', () => {
     expect(warnings[1]).toContain('it is a device, not a regular file');
   });
 
+  it('expired ignore entries are listed under the table', () => {
+    const md = renderStepSummary({
+      scan: SCAN,
+      ignored: [1, 0, 0, 0, 0],
+      warnings: ['.cssctl-ignore.yaml:12: expired on 2026-10-01 (Static | bucket); 3 findings count again'],
+    });
+    expect(md).toContain('| Severity | Findings | Ignored |');
+    expect(md).toContain('| critical | 2 | 1 |');
+    expect(md.trimEnd().split('\n').at(-1)).toBe(
+      '- ⚠️ \\.cssctl\\-ignore\\.yaml:12: expired on 2026\\-10\\-01 \\(Static \\| bucket\\); 3 findings count again',
+    );
+  });
+
   it('counts that cannot be true never reach the summary', () => {
     const md = renderStepSummary({
       scan: { ...SCAN, critical_count: -1, high_count: 2.5, medium_count: 3, total_findings: -7 },

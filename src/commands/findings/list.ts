@@ -6,6 +6,7 @@ import { checkDestinations, exportFindings, type ReportSpec } from '../../report
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { findingsSource } from '../../report/sources/findings.js';
 import type { ListOptions } from '../../report/sources/pages.js';
+import { findingColumnsShowingIgnored } from '../../report/columns.js';
 import { loadIgnore, reportIgnore, withIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 
 export interface FindingsListOptions extends ListOptions, IgnoreOptions {
@@ -29,6 +30,7 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
     format,
     outputFile: opts.outputFile,
     reports: opts.report,
+    ...(rules && opts.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),
   });
   // Only a read of every finding can say an entry matched nothing.
   const complete = opts.all === true && opts.severity === undefined && scanId === undefined;
