@@ -296,6 +296,8 @@ describe('findings ignore: appending', () => {
     expect(parseExpires('never', now)).toBe('never');
     expect(parseExpires('2027-05-01', now)).toBe('2027-05-01');
     expect(() => parseExpires('soon', now)).toThrow('invalid --expires "soon"');
+    expect(() => parseExpires('2026-11-24', now)).toThrow('that day has passed');
+    expect(parseExpires('2026-11-25', now)).toBe('2026-11-25');
   });
 });
 

@@ -21,7 +21,12 @@ export function parseExpires(raw: string | undefined, now: number): string {
   if (value === 'never') return value;
   const days = /^(\d{1,5})d$/.exec(value);
   if (days) return new Date(now + Number(days[1]) * DAY).toISOString().slice(0, 10);
-  if (endOfDay(value) !== undefined) return value;
+  const end = endOfDay(value);
+  if (end !== undefined && end < now)
+    throw new UsageError(
+      `invalid --expires "${raw}": that day has passed; an entry must expire in the future`,
+    );
+  if (end !== undefined) return value;
   throw new UsageError(`invalid --expires "${raw}": use YYYY-MM-DD, <n>d (such as 30d) or never`);
 }
 
