@@ -138,7 +138,8 @@ export async function reportDiff(
     }
   }
   const shown: ListSource<Finding> =
-    opts.format === 'table'
+    // A table (on stdout or in a --report) is sorted; every report of the run then has that order.
+    opts.format === 'table' || opts.reports?.some((r) => r.format === 'table')
       ? sortedForTable(stream())
       : { [Symbol.asyncIterator]: () => stream()[Symbol.asyncIterator]() };
   if (opts.resume) {
