@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -327,5 +327,31 @@ describe('json error lines', () => {
     expect(jsonErrorLine('{\n"a": 1,\n"b": tru\n}')).toBe(3);
     expect(jsonErrorLine('[1,\n2,\n]')).toBe(3);
     expect(jsonErrorLine('[1] x')).toBe(1);
+  });
+});
+
+describe('findings diff: a table in a --report', () => {
+  it('is sorted new, updated, fixed, unchanged, as on stdout', async () => {
+    const base = file(
+      'rb.ndjson',
+      [f('a1', 'low', 'x'), f('a2', 'low', 'y'), f('a3', 'low', 'z')]
+        .map((x) => JSON.stringify(x))
+        .join('\n'),
+    );
+    const head = file(
+      'rh.ndjson',
+      [f('b1', 'low', 'x'), f('b2', 'high', 'y'), f('b4', 'low', 'w')]
+        .map((x) => JSON.stringify(x))
+        .join('\n'),
+    );
+    const out = join(work, 'diff-table.txt');
+    const w = verbWorld([], { output: 'json' });
+    expect(await w.run(diff, { base, head, report: [{ format: 'table', path: out }] })).toBe(0);
+    const states = readFileSync(out, 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split(/\s+/)[0]);
+    expect(states).toStrictEqual(['new', 'updated', 'fixed', 'unchanged']);
   });
 });
