@@ -10,7 +10,16 @@
 // Usage: npm run build && npm run bench [-- --runs 15 --findings 10000 --only startup|exports|ratelimit|reports|jq|html] (--reports-only = --only reports)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -303,7 +312,7 @@ async function rateLimited(limit, windowSec, runs) {
 
 // ---- 4. CI report formats ---------------------------------------------------------------------------
 /**
- * Peak RSS of the CI report formats (src/commands/findings/formats/) at SMALL and LARGE findings beside
+ * Peak RSS of the CI report formats (src/report/formats/) at SMALL and LARGE findings beside
  * ndjson, through `cssctl findings list --all -o <fmt>` against the sandbox.
  */
 async function reportsMemory(FORMATS) {
@@ -501,6 +510,86 @@ async function reportRateLimits() {
   console.log('  The ideal client sends at once and, at Remaining 0, waits exactly until X-RateLimit-Reset.');
 }
 
+// ---- 5. baselines and several reports ---------------------------------------------------------------
+/**
+ * `findings diff` of two LARGE-finding sets beside one LARGE-finding export (target: ≤ 2× its peak RSS), and
+ * `--report` of three formats beside one export (target: the same number of requests: one read). The two sets
+ * are ndjson files written by `findings list --all -o ndjson` from the sandbox: the base as read, the head the
+ * same findings with new ids, 5% re-rated, 5% gone and 5% new — the diff holds the base and streams the head,
+ * as it does for two scans.
+ */
+async function reportBaselines() {
+  console.log(`\n6. Baselines and --report, ${LARGE.toLocaleString('en-US')} findings:`);
+  if (!hasFindingsList) {
+    console.log('  (no `findings list` in this build)');
+    return;
+  }
+  await withSandbox(
+    { SANDBOX_FINDINGS: String(LARGE), SANDBOX_RATE_LIMIT: '100000000' },
+    async (url, token) => {
+      const env = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: url, CSSCTL_WORKSPACE: 'acme' };
+      const base = join(work, 'base.ndjson');
+      const exp = runNode([bin, 'findings', 'list', '--all', '-o', 'ndjson', '-q'], env, {
+        stdoutFile: base,
+      });
+      const head = join(work, 'head.ndjson');
+      const lines = readFileSync(base, 'utf8').trim().split('\n');
+      const sev = ['critical', 'high', 'medium', 'low', 'info'];
+      const out = [];
+      lines.forEach((line, i) => {
+        const f = JSON.parse(line);
+        if (i % 20 === 0) return; // fixed
+        f.id = `new-${f.id}`;
+        if (i % 20 === 1) f.severity = sev[(sev.indexOf(f.severity) + 1) % sev.length]; // updated
+        out.push(JSON.stringify(f));
+        if (i % 20 === 2) out.push(JSON.stringify({ ...f, id: `add-${i}`, resource: `${f.resource}-new` })); // new
+      });
+      writeFileSync(head, `${out.join('\n')}\n`);
+      const diff = runNode(
+        [bin, 'findings', 'diff', '--base', base, '--head', head, '-o', 'ndjson', '-q'],
+        env,
+        {
+          stdoutFile: 'ignore',
+        },
+      );
+      const ratio = diff.rssKiB / exp.rssKiB;
+      row('findings list --all -o ndjson     ', mib(exp.rssKiB), `${(exp.wall / 1000).toFixed(2)} s`);
+      row('findings diff (two sets, ndjson)  ', mib(diff.rssKiB), `${(diff.wall / 1000).toFixed(2)} s`);
+      row(`diff peak / export peak: ${ratio.toFixed(2)}× (target ≤ 2×)`, mark(ratio <= 2));
+
+      const requests = (stderr) => stderr.split('\n').filter((l) => /\bGET\b.*\/findings/.test(l)).length;
+      const one = runNode([bin, 'findings', 'list', '--all', '-o', 'ndjson', '--verbose'], env, {
+        stdoutFile: 'ignore',
+      });
+      const three = runNode(
+        [
+          bin,
+          'findings',
+          'list',
+          '--all',
+          '-o',
+          'ndjson',
+          '--verbose',
+          '--report',
+          `sarif=${join(work, 'r.sarif')}`,
+          '--report',
+          `junit=${join(work, 'r.xml')}`,
+          '--report',
+          `github=${join(work, 'r.txt')}`,
+        ],
+        env,
+        { stdoutFile: 'ignore' },
+      );
+      const [a, b] = [requests(one.stderr), requests(three.stderr)];
+      row(
+        `--report ×3 beside -o ndjson: ${b} GET /findings vs ${a} for the export alone`,
+        mark(a > 0 && a === b),
+      );
+      row('--report ×3 peak', mib(three.rssKiB), `${(three.wall / 1000).toFixed(2)} s`);
+    },
+  );
+}
+
 try {
   const started = Date.now();
   console.log(`cssctl benchmark — ${machine()}`);
@@ -520,6 +609,7 @@ try {
   if (!only || only === 'jq') await reportJq();
   // Only html's flat memory, beside ndjson (`npm run bench -- --only html`).
   if (only === 'html') await reportReports(['ndjson', 'html']);
+  if (!only || only === 'baselines') await reportBaselines();
   console.log(`\nBenchmark took ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 } finally {
   rmSync(work, { recursive: true, force: true });

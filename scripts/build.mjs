@@ -126,12 +126,18 @@ const lazyBuiltins = {
       const name = a.path.replace(/^node:/, '');
       if (!isBuiltin(`node:${name}`)) return undefined;
       // `import process from 'node:process'` (chalk, ora): the global itself, not a copy of its ~80 properties.
-      if (cjs && name === 'process') return { path: 'process', namespace: 'process-global' };
+      if (cjs && name === 'process')
+        // `require('process')` (yaml) wants the object itself as module.exports, not an ES module's namespace.
+        return { path: 'process', namespace: a.kind === 'require-call' ? 'process-cjs' : 'process-global' };
       if (cjs && LOADED_AT_START.has(name)) return { path: `node:${name}`, external: true };
       return { path: name, namespace: 'builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({
       contents: 'export default process;',
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'process-cjs' }, () => ({
+      contents: 'module.exports = process;',
       loader: 'js',
     }));
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, async (a) => {

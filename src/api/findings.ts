@@ -15,6 +15,19 @@ export async function listFindings(
   return readPage<Finding>(body, 'findings');
 }
 
+/** GET /findings/{id} **(assumed)** (cli-contract.md §8): one finding, or a clear error when the answer is not one. */
+export async function getFinding(client: ApiClient, id: string): Promise<Finding> {
+  const body = await client.request<unknown>({ path: `/findings/${encodeURIComponent(id)}` });
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new CliError(
+      `the service's answer is not a finding (${body === undefined ? 'an empty body' : JSON.stringify(body).slice(0, 40)})`,
+    );
+  const f = body as Finding;
+  if (f.id !== undefined && String(f.id) !== id)
+    throw new CliError(`the service answered about finding ${String(f.id)} when asked for finding ${id}`);
+  return f;
+}
+
 /** A scan record, or a clear error: the rest of cssctl may rely on an object with a scan_id and a status. */
 export function readScan(body: unknown): Scan {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
@@ -25,7 +38,10 @@ export function readScan(body: unknown): Scan {
   const id = s.scan_id ?? s.id;
   if (typeof id !== 'string' && typeof id !== 'number')
     throw new CliError("the service's answer is not a scan (no scan_id)");
-  return { ...s, scan_id: String(id), status: typeof s.status === 'string' ? s.status : 'unknown' } as Scan;
+  // A status that is a number is kept as its text, so a warning can name it; anything else is "unknown".
+  const status =
+    typeof s.status === 'string' ? s.status : typeof s.status === 'number' ? String(s.status) : 'unknown';
+  return { ...s, scan_id: String(id), status } as Scan;
 }
 
 /** POST /scans **(assumed body `{connection_alias}`)**. */

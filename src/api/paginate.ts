@@ -8,6 +8,8 @@ export interface Page<T> {
   items: T[];
   /** Absent when the service does not say (a bare array never does). */
   total?: number;
+  /** A `total` was given but is not a count that can be true (negative, fractional, not a number). */
+  invalidTotal?: true;
   limit?: number;
   offset?: number;
 }
@@ -53,9 +55,11 @@ export function readPage<T>(body: unknown, key: string): Page<T> {
       if (arrays.length !== 1 || !pageLike) throw new NotAListError(describe(body));
       items = arrays[0]![1];
     }
+    const total = count(b.total);
     return {
       items: items as T[],
-      total: count(b.total),
+      total,
+      ...(total === undefined && b.total !== undefined && b.total !== null ? { invalidTotal: true } : {}),
       limit: count(b.limit),
       offset: count(b.offset),
     };
@@ -95,6 +99,8 @@ export function idOfObject(item: unknown, ...keys: string[]): string | undefined
 export class Paginator<T> implements AsyncIterable<T> {
   position: number;
   total?: number;
+  /** Why the walk stopped before the end of the list, when it did (a reader that must count every item asks). */
+  incomplete?: string;
 
   constructor(
     private readonly fetchPage: FetchPage<T>,
@@ -179,10 +185,12 @@ export class Paginator<T> implements AsyncIterable<T> {
         this.total = page.total;
       }
       if (page.items.length === 0) {
-        if (this.total !== undefined && pageStart < this.total)
+        if (this.total !== undefined && pageStart < this.total) {
+          this.incomplete = `no items from offset ${pageStart} of ${this.total}`;
           this.warn(
             `the service sent no items from offset ${pageStart} of ${this.total}; the list may be incomplete`,
           );
+        }
         break;
       }
       // Items without ids cannot be told apart one by one: a page identical to one already read means the
@@ -191,6 +199,7 @@ export class Paginator<T> implements AsyncIterable<T> {
       if (ids.every((id) => id === undefined)) {
         const fingerprint = createHash('sha256').update(JSON.stringify(page.items)).digest('base64');
         if (seenPages.has(fingerprint)) {
+          this.incomplete = 'a page already read came again';
           this.warn('the service sent a page already read (it may ignore offset); stopping');
           break;
         }
@@ -238,6 +247,7 @@ export class Paginator<T> implements AsyncIterable<T> {
       this.position = pageStart + page.items.length;
       onPage?.(this.position, this.total);
       if (fresh.length === 0) {
+        this.incomplete = 'a page brought nothing new';
         this.warn('the service returned a page of items already printed; stopping');
         break;
       }

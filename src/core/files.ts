@@ -112,3 +112,96 @@ export function writeFileAtomic(path: string, data: string, mode = 0o600): void 
     throw new CliError(`cannot write ${path}: ${fsErrorText(err)}`, { cause: err });
   }
 }
+
+/**
+ * The same rules for a file written piece by piece (a report of any size): a temporary file beside the target,
+ * written in 64 KiB chunks, then fsync-ed and renamed over it by `commit()`; `abort()` (an interruption, an
+ * error) removes the temporary file and leaves any earlier file at the path as it was. A write error is kept
+ * and reported by `commit()`, so one failing report never stops the others.
+ */
+export class AtomicFileWriter {
+  private fd?: number;
+  private readonly tmp: string;
+  private parts: string[] = [];
+  private size = 0;
+  private failure?: unknown;
+
+  constructor(
+    readonly path: string,
+    mode = 0o644,
+  ) {
+    const dir = dirname(path);
+    this.tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      assertNotLink(path);
+      this.fd = openSync(this.tmp, 'wx', mode);
+    } catch (err) {
+      this.failure = err;
+    }
+  }
+
+  /** The error that keeps this file from being written, if one happened yet. */
+  get error(): CliError | undefined {
+    return this.failure === undefined ? undefined : this.asError(this.failure);
+  }
+
+  write(text: string): void {
+    if (this.failure !== undefined) return;
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= 64 * 1024) this.flush();
+  }
+
+  private flush(): void {
+    if (this.failure !== undefined || this.size === 0) return;
+    const buf = Buffer.from(this.parts.join(''), 'utf8');
+    this.parts = [];
+    this.size = 0;
+    try {
+      for (let off = 0; off < buf.length;) off += fsOps.writeSync(this.fd!, buf, off, buf.length - off);
+    } catch (err) {
+      this.failure = err;
+    }
+  }
+
+  /** Renames the finished file into place; throws a CliError naming the file when it could not be written. */
+  commit(): void {
+    this.flush();
+    if (this.failure === undefined) {
+      try {
+        fsOps.fsyncSync(this.fd!);
+        closeSync(this.fd!);
+        this.fd = undefined;
+        fsOps.renameSync(this.tmp, this.path);
+        return;
+      } catch (err) {
+        this.failure = err;
+      }
+    }
+    this.abort();
+    throw this.asError(this.failure);
+  }
+
+  /** Removes the temporary file; the target is left as it was. Safe to call more than once. */
+  abort(): void {
+    if (this.fd !== undefined) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // already closed
+      }
+      this.fd = undefined;
+    }
+    try {
+      unlinkSync(this.tmp);
+    } catch {
+      // never created, or already gone
+    }
+  }
+
+  private asError(err: unknown): CliError {
+    return err instanceof CliError
+      ? err
+      : new CliError(`cannot write ${this.path}: ${fsErrorText(err)}`, { cause: err });
+  }
+}

@@ -7,17 +7,10 @@
 import { SEVERITIES, type Finding } from '../api/findings-types.js';
 import type { Formatter, FormatterContext } from '../core/format.js';
 import { VERSION } from '../version.js';
-import { ruleIdOf } from '../commands/findings/formats/sarif.js';
-import {
-  NonFindings,
-  OTHER,
-  failOnOf,
-  pacedWriter,
-  rankOf,
-  severityLabel,
-  text,
-  type ReportOptions,
-} from '../commands/findings/formats/report.js';
+import { ruleIdOf } from './fingerprint.js';
+import { NonFindings, pacedWriter, type ReportOptions } from './formats/buckets.js';
+import { OTHER, asSeverity, rankOf, severityLabel } from './severity.js';
+import { text } from './text.js';
 import { CSP, SCRIPT, STYLE } from './html-template.js';
 
 /** `&`, `<`, `>`, `"` and `'` as entities: text stays text in an element or an attribute. */
@@ -29,7 +22,7 @@ export function escapeHtml(s: string): string {
 const TOP = 8;
 
 export function html(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
-  const failOn = failOnOf(ctx, options);
+  const failOn = asSeverity(options.failOn ?? ctx.failOn);
   const write = pacedWriter(ctx);
   const nonFindings = new NonFindings('html');
   const bySeverity = new Map<string, number>();

@@ -2,7 +2,7 @@
 // the terminal, largest first; and the same counts as JSON.
 import type { ChalkInstance } from 'chalk';
 import { SEVERITIES, severityRank } from '../api/findings-types.js';
-import { styleSeverity } from '../commands/findings/severity.js';
+import { styleSeverity } from './severity.js';
 import { terminalText } from '../core/terminal-text.js';
 
 export const SUMMARY_GROUPINGS = ['severity', 'connection', 'rule', 'status'] as const;

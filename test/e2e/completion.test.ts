@@ -19,7 +19,7 @@ import { EVENT_TYPES } from '../../src/api/webhooks.js';
 import { buildProgram } from '../../src/cli.js';
 import { SCAN_STATUSES } from '../../src/completion/values.js';
 import { API_OFFER } from '../../src/commands/api/index.js';
-import { FINDINGS_OFFER } from '../../src/commands/findings/formats/index.js';
+import { FINDINGS_OFFER } from '../../src/report/registry.js';
 import { OUTPUT_FORMATS } from '../../src/core/config.js';
 import { LIST_OFFER, WIDE_LIST_OFFER } from '../../src/core/output/offer.js';
 import type { IO } from '../../src/core/io.js';

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World, errorLine, lines, received } from './harness.js';
 import { interruptWhen } from './interrupt.js';
@@ -61,14 +63,37 @@ describe('scans', () => {
     expect(err.error.detail).toMatch(/^scan scn_\w+ failed: .*legacy-fail/);
   });
 
-  it('--fail-on met through critical_count: exit 10 without asking /findings', async () => {
+  it('--fail-on critical met through critical_count: exit 10 without asking /findings', async () => {
     w.sandbox.clearRequests();
-    const res = await w.run(['scans', 'create', '--connection', 'prod', '--wait', '--fail-on', 'high']);
+    const res = await w.run(['scans', 'create', '--connection', 'prod', '--wait', '--fail-on', 'critical']);
     expect(res.code).toBe(10);
     expect(lines(res.stderr).at(-1)).toMatch(
-      /^error: scan scn_\w+ has findings at or above high: \d+ critical \(--fail-on high\)$/,
+      /^error: scan scn_\w+ has \d+ findings? at or above critical: \d+ critical \(--fail-on critical\)$/,
     );
     expect(received(w.sandbox, '/findings')).toHaveLength(0);
+  });
+
+  it('the exit-10 line counts every severity at or above the threshold, as the step summary does', async () => {
+    w.sandbox.clearRequests();
+    const summary = join(w.dir, 'exit10.md');
+    const res = await w.run(
+      ['scans', 'create', '--connection', 'prod', '--wait', '--fail-on', 'high', '--json'],
+      {
+        env: { GITHUB_STEP_SUMMARY: summary },
+      },
+    );
+    expect(res.code).toBe(10);
+    const scan = JSON.parse(res.stdout) as ScanJson & { high_count: number };
+    const n = scan.critical_count + scan.high_count;
+    const err = JSON.parse(lines(res.stderr).at(-1)!) as { error: { detail: string } };
+    expect(err.error.detail).toBe(
+      `scan ${scan.scan_id} has ${n} findings at or above high: ${scan.critical_count} critical, ${scan.high_count} high (--fail-on high)`,
+    );
+    expect(readFileSync(summary, 'utf8')).toContain(`met: ${n} findings at or above high (exit 10)`);
+    // critical from the scan record, high counted by the service.
+    expect(received(w.sandbox, '/findings').map((r) => r.query)).toStrictEqual([
+      { scan_id: scan.scan_id, severity: 'high', limit: '1' },
+    ]);
   });
 
   it('--fail-on met only through the per-severity query (no critical, some high): exit 10', async () => {

@@ -2,7 +2,7 @@
 // stderr text out.
 import { PassThrough } from 'node:stream';
 import type { Finding } from '../../src/api/findings-types.js';
-import type { ReportFormatterFactory, ReportOptions } from '../../src/commands/findings/formats/report.js';
+import type { ReportFormatterFactory, ReportOptions } from '../../src/report/formats/buckets.js';
 import { IO } from '../../src/core/io.js';
 import { Collect } from './streams.js';
 

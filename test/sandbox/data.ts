@@ -234,6 +234,53 @@ export function makeFindings(
   return found;
 }
 
+/** The problems every scan of a "drift" connection starts from, with their severities. */
+const DRIFT_BASE: Severity[] = [
+  'critical',
+  'high',
+  'medium',
+  'low',
+  'info',
+  'high',
+  'medium',
+  'low',
+  'medium',
+  'high',
+];
+
+/**
+ * The findings of run `run` (0 for the first completed scan) of a connection whose alias holds "drift": the
+ * same problems on the same resources from run to run (new ids each time), so that two scans can be compared —
+ * except that run k > 0 no longer has problem k mod 10 (fixed), rates problem (k + 3) mod 10 one step more
+ * severe (updated) and finds one problem no earlier run had (new, high).
+ */
+export function driftFindings(ws: Workspace, scan: Scan, run: number, createdAt: string): Finding[] {
+  const checks = CHECKS[scan.provider] ?? CHECKS.aws ?? [];
+  const make = (i: number, severity: Severity): Finding => {
+    const [title, resource] = checks[i % checks.length]!;
+    return {
+      id: ws.nextFindingId(),
+      severity,
+      title,
+      resource: resource(ws.slug, 100 + i),
+      connection_alias: scan.connection_alias,
+      scan_id: scan.scan_id,
+      status: 'open',
+      created_at: createdAt,
+    };
+  };
+  const found: Finding[] = [];
+  DRIFT_BASE.forEach((severity, i) => {
+    if (run > 0 && i === run % DRIFT_BASE.length) return;
+    const rose = run > 0 && i === (run + 3) % DRIFT_BASE.length;
+    found.push(
+      make(i, rose ? (SEVERITIES[Math.max(0, SEVERITIES.indexOf(severity) - 1)] as Severity) : severity),
+    );
+  });
+  if (run > 0) found.push(make(1000 + run, 'high'));
+  return found;
+}
+
 export function emptyCounts(): SeverityCounts {
   return { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
 }

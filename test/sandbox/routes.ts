@@ -213,6 +213,14 @@ function listFindings(ctx: RouteContext, p: Principal): Result {
   return { status: 200, body: paginate('findings', matching, page) };
 }
 
+/** GET /findings/{id} (assumed by cli-contract.md §8). */
+function getFinding(ctx: RouteContext, p: Principal): Result {
+  const id = ctx.params.id ?? '';
+  const finding = p.workspace.findings.find((f) => f.id === id);
+  if (!finding) throw notFound(`finding "${id}" not found`);
+  return { status: 200, body: finding };
+}
+
 // ---- webhooks ---------------------------------------------------------------------------------
 
 function webhookJson(w: Webhook): Record<string, unknown> {
@@ -276,6 +284,7 @@ export const ROUTES: Route[] = [
   { method: 'POST', pattern: '/scans', auth: true, handler: createScan },
   { method: 'GET', pattern: '/scans/:id', auth: true, handler: getScan },
   { method: 'GET', pattern: '/findings', auth: true, handler: listFindings },
+  { method: 'GET', pattern: '/findings/:id', auth: true, handler: getFinding },
   { method: 'GET', pattern: '/webhooks', auth: true, handler: listWebhooks },
   { method: 'POST', pattern: '/webhooks', auth: true, handler: createWebhook },
   { method: 'DELETE', pattern: '/webhooks/:id', auth: true, handler: deleteWebhook },

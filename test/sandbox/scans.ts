@@ -4,6 +4,7 @@
 // timer per scan only makes sure webhooks go out even when nobody polls.
 import {
   countSeverities,
+  driftFindings,
   failureMessage,
   makeFindings,
   riskScore,
@@ -116,7 +117,14 @@ export class ScanEngine {
       // Aliases pick what a scan finds: "clean" nothing at all, "nocrit" no critical finding (but a high one).
       const alias = scan.connection_alias.toLowerCase();
       const count = alias.includes('clean') ? 0 : intBetween(rng, 10, 40);
-      const found = makeFindings(ws, scan, count, rng, new Date(scan.endMs).toISOString());
+      const createdAt = new Date(scan.endMs).toISOString();
+      // "drift": the same problems from run to run, a few of them changed (data.ts, driftFindings).
+      const run = ws.scans.filter(
+        (s) => s !== scan && s.settled && !s.willFail && s.connection_alias === scan.connection_alias,
+      ).length;
+      const found = alias.includes('drift')
+        ? driftFindings(ws, scan, run, createdAt)
+        : makeFindings(ws, scan, count, rng, createdAt);
       if (alias.includes('nocrit')) for (const f of found) if (f.severity === 'critical') f.severity = 'high';
       ws.addFindings(found);
       scan.counts = countSeverities(found);

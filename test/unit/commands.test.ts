@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { apiResumeCommand } from '../../src/commands/api/api.js';
-import { collectSeverities, parseSeverity, atOrAbove } from '../../src/commands/findings/severity.js';
+import { collectSeverities, parseSeverity } from '../../src/commands/findings/severity.js';
+import { gateSeverities } from '../../src/report/gate.js';
 import { positiveInt, nonNegativeInt } from '../../src/commands/shared/action.js';
 import { resumeCommand, shellQuote } from '../../src/commands/shared/resume.js';
 import { pollSchedule, waitCommand } from '../../src/commands/scans/wait.js';
@@ -75,8 +76,8 @@ describe('severities', () => {
   });
 
   it('at or above a threshold', () => {
-    expect(atOrAbove('medium')).toStrictEqual(['critical', 'high', 'medium']);
-    expect(atOrAbove('critical')).toStrictEqual(['critical']);
+    expect(gateSeverities('medium')).toStrictEqual(['critical', 'high', 'medium']);
+    expect(gateSeverities('critical')).toStrictEqual(['critical']);
   });
 });
 

@@ -1,11 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Finding, Scan, Severity } from '../../src/api/findings-types.js';
+import type { Finding, Severity } from '../../src/api/findings-types.js';
 import type { Page } from '../../src/api/paginate.js';
-import { allSeverities, severityPage, type FetchSeverity } from '../../src/commands/findings/merge.js';
-import { checkFailOn } from '../../src/commands/scans/report.js';
+import { allSeverities, severityPage, type FetchSeverity } from '../../src/report/sources/severities.js';
 import type { Context } from '../../src/core/context.js';
-import type { ApiClient } from '../../src/core/http/client.js';
 import { IO } from '../../src/core/io.js';
 import { Collect } from '../helpers/streams.js';
 
@@ -87,44 +85,5 @@ describe('several severities', () => {
     const got = await collect(allSeverities(ctx, ['critical', 'low'], fetch, {}));
     expect(got.map((f) => `${f.id}:${f.severity}`)).toStrictEqual(['a:critical', 'b:low']);
     expect(stderr.text.match(/warning: /g)).toHaveLength(2);
-  });
-});
-
-describe('--fail-on', () => {
-  function client(totals: Partial<Record<Severity, number>>) {
-    const asked: string[] = [];
-    const c = {
-      request: async (r: { query: Record<string, unknown> }) => {
-        const s = r.query.severity as Severity;
-        asked.push(s);
-        return { total: totals[s] ?? 0, findings: [], limit: 1, offset: 0 };
-      },
-    } as unknown as ApiClient;
-    return { c, asked };
-  }
-  const scan = (critical?: number) =>
-    ({ scan_id: 's1', status: 'completed', critical_count: critical }) as Scan;
-
-  it('met through critical_count: no query', async () => {
-    const { c, asked } = client({});
-    expect((await checkFailOn(c, scan(1), 'medium')).met).toBe(true);
-    expect(asked).toStrictEqual([]);
-  });
-
-  it('met only through a per-severity total', async () => {
-    const { c, asked } = client({ medium: 1 });
-    const gate = await checkFailOn(c, scan(0), 'medium');
-    expect(gate).toStrictEqual({
-      threshold: 'medium',
-      met: true,
-      counts: { critical: 0, high: 0, medium: 1 },
-    });
-    expect(asked).toStrictEqual(['high', 'medium']);
-  });
-
-  it('not met: lower severities do not count; a missing critical_count is asked for', async () => {
-    const { c, asked } = client({ low: 9, info: 3 });
-    expect((await checkFailOn(c, scan(undefined), 'high')).met).toBe(false);
-    expect(asked).toStrictEqual(['critical', 'high']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pacedWriter } from '../../src/commands/findings/formats/report.js';
+import { pacedWriter } from '../../src/report/formats/buckets.js';
 import type { FormatterContext } from '../../src/core/format.js';
 import type { Finding } from '../../src/api/findings-types.js';
 

@@ -1,8 +1,8 @@
 import * as core from '@actions/core';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatCommand, github, workflowCommand } from '../../src/commands/findings/formats/github.js';
-import { TERMINAL_UNSAFE } from '../../src/commands/findings/formats/report.js';
+import { formatCommand, github, workflowCommand } from '../../src/report/formats/github.js';
+import { TERMINAL_UNSAFE } from '../../src/report/text.js';
 import { NASTY, finding, manyFindings, runReport } from '../helpers/report.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -167,8 +167,8 @@ const NASTY_PRINTABLE = NASTY.replace(TERMINAL_UNSAFE, '');
 
 describe('items that are not findings', () => {
   it('are left out of every report format, with one warning saying how many', async () => {
-    const { sarif } = await import('../../src/commands/findings/formats/sarif.js');
-    const { junit } = await import('../../src/commands/findings/formats/junit.js');
+    const { sarif } = await import('../../src/report/formats/sarif.js');
+    const { junit } = await import('../../src/report/formats/junit.js');
     const items = [finding({ id: 'a' }), null, 'text', [1], finding({ id: 'b', severity: 'low' })] as never[];
     const s = await runReport(sarif, items);
     expect((JSON.parse(s.out) as { runs: { results: unknown[] }[] }).runs[0]!.results).toHaveLength(2);

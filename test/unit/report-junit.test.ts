@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { IO } from '../../src/core/io.js';
 import { Collect } from '../helpers/streams.js';
-import { junit, xmlAttr, xmlText } from '../../src/commands/findings/formats/junit.js';
+import { junit, xmlAttr, xmlText } from '../../src/report/formats/junit.js';
 import { NASTY, finding, manyFindings, runReport } from '../helpers/report.js';
 
 const XSD = join(import.meta.dirname, '../fixtures/junit-10.xsd');

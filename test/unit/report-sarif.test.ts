@@ -5,13 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  SARIF_MAX_RESULTS,
-  artifactUriOf,
-  fingerprintOf,
-  ruleIdOf,
-  sarif,
-} from '../../src/commands/findings/formats/sarif.js';
+import { fingerprintOf, ruleIdOf } from '../../src/report/fingerprint.js';
+import { SARIF_MAX_RESULTS, artifactUriOf, sarif } from '../../src/report/formats/sarif.js';
 import { NASTY, finding, manyFindings, runReport } from '../helpers/report.js';
 import { sarifSchemaErrors } from '../helpers/sarif.js';
 

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../src/api/paginate.js';
-import { allPages } from '../../src/commands/shared/list.js';
+import { allPages } from '../../src/report/sources/pages.js';
 import type { Context } from '../../src/core/context.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { IO } from '../../src/core/io.js';

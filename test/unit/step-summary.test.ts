@@ -1,16 +1,18 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Scan } from '../../src/api/findings-types.js';
-import { OTHER, SeverityBuckets } from '../../src/commands/findings/formats/report.js';
+import { SeverityBuckets } from '../../src/report/formats/buckets.js';
+import { OTHER } from '../../src/report/severity.js';
 import {
   appendStepSummary,
   formatDuration,
   renderStepSummary,
   stepSummaryPath,
   writeStepSummary,
-} from '../../src/commands/scans/step-summary.js';
+} from '../../src/report/step-summary.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cssctl-summary-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -46,12 +48,12 @@ describe('step summary', () => {
     expect(row(md, 'Connection')).toBe('prod');
     expect(row(md, 'Status')).toBe('completed');
     expect(row(md, 'Duration')).toBe('2m 05s');
-    // The scan record's own count wins over the counted one.
-    expect(row(md, 'critical')).toBe('2');
+    // The gate's counts win over the scan record's (the exit-10 line gives the same numbers).
+    expect(row(md, 'critical')).toBe('99');
     expect(row(md, 'high')).toBe('10');
     expect(row(md, 'medium')).toBe('1,000');
     expect(row(md, '**total**')).toBe('**1,234**');
-    expect(row(md, 'Gate')).toBe('❌ `--fail-on high` met: 12 findings at or above high (exit 10)');
+    expect(row(md, 'Gate')).toBe('❌ `--fail-on high` met: 109 findings at or above high (exit 10)');
   });
 
   it('every verdict: none, passed, met without counts, failed scan, timed-out wait', () => {
@@ -132,9 +134,50 @@ describe('step summary', () => {
     const warnings: string[] = [];
     expect(await appendStepSummary(dir, { scan: SCAN }, (m) => warnings.push(m))).toBe(false);
     expect(warnings).toStrictEqual([
-      `could not append the step summary to ${dir} ($GITHUB_STEP_SUMMARY): EISDIR`,
+      `did not append the step summary to ${dir} ($GITHUB_STEP_SUMMARY): it is a folder, not a regular file`,
     ]);
-    expect(await appendStepSummary(join(work, 'missing/dir/f.md'), { scan: SCAN })).toBe(false);
+    expect(
+      await appendStepSummary(join(work, 'missing/dir/f.md'), { scan: SCAN }, (m) => warnings.push(m)),
+    ).toBe(false);
+    expect(warnings[1]).toMatch(
+      /could not append the step summary to .*f\.md \(\$GITHUB_STEP_SUMMARY\): ENOENT$/,
+    );
+  });
+
+  it('a FIFO is never opened (no reader would block the process for ever): a warning', async () => {
+    const fifo = join(work, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const warnings: string[] = [];
+    expect(await appendStepSummary(fifo, { scan: SCAN }, (m) => warnings.push(m))).toBe(false);
+    expect(warnings).toStrictEqual([
+      `did not append the step summary to ${fifo} ($GITHUB_STEP_SUMMARY): it is a FIFO, not a regular file`,
+    ]);
+    const dev = '/dev/null';
+    expect(await appendStepSummary(dev, { scan: SCAN }, (m) => warnings.push(m))).toBe(false);
+    expect(warnings[1]).toContain('it is a device, not a regular file');
+  });
+
+  it('expired ignore entries are listed under the table', () => {
+    const md = renderStepSummary({
+      scan: SCAN,
+      ignored: [1, 0, 0, 0, 0],
+      warnings: ['.cssctl-ignore.yaml:12: expired on 2026-10-01 (Static | bucket); 3 findings count again'],
+    });
+    expect(md).toContain('| Severity | Findings | Ignored |');
+    expect(md).toContain('| critical | 2 | 1 |');
+    expect(md.trimEnd().split('\n').at(-1)).toBe(
+      '- ⚠️ \\.cssctl\\-ignore\\.yaml:12: expired on 2026\\-10\\-01 \\(Static \\| bucket\\); 3 findings count again',
+    );
+  });
+
+  it('counts that cannot be true never reach the summary', () => {
+    const md = renderStepSummary({
+      scan: { ...SCAN, critical_count: -1, high_count: 2.5, medium_count: 3, total_findings: -7 },
+    });
+    expect(row(md, 'critical')).toBe('—');
+    expect(row(md, 'high')).toBe('—');
+    expect(row(md, 'medium')).toBe('3');
+    expect(row(md, '**total**')).toBeUndefined();
   });
 
   it('$GITHUB_STEP_SUMMARY decides where; --no-step-summary turns it off', async () => {
@@ -180,6 +223,23 @@ describe('severity buckets', () => {
     b.close();
     b.close();
     expect(readdirSync(tmp)).toStrictEqual([]);
+  });
+
+  it('an unusable temporary folder: one warning that names it, and the report stays whole in memory', () => {
+    const warnings: string[] = [];
+    const missing = join(work, 'no-such-tmp');
+    const b = new SeverityBuckets({ spillBytes: 100, tmpDir: missing, warn: (m) => warnings.push(m) });
+    const expected: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      b.add(i % 2, `${i}\n`);
+      if (i % 2 === 1) expected.push(`${i}\n`);
+    }
+    expect(b.spilled).toBe(false);
+    expect([...b.read(1)].join('')).toBe(expected.join(''));
+    expect(warnings).toStrictEqual([
+      `cannot use the temporary folder ${missing} for this large report (ENOENT); keeping it in memory instead (set TMPDIR to a writable folder)`,
+    ]);
+    b.close();
   });
 
   it('small reports stay in memory: no temporary files', () => {

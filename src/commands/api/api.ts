@@ -7,7 +7,7 @@ import { readAll } from '../../core/stdin.js';
 import { API_PREFIX } from '../../core/url.js';
 import { NotAListError, Paginator, idOfObject, readPage, type FetchPage } from '../../api/paginate.js';
 import { parseFields } from '../shared/fields.js';
-import { ALL_PAGE_SIZE, withPageSizeFallback } from '../shared/list.js';
+import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
 import { shellQuote } from '../shared/resume.js';
 import { API_OFFER } from './offer.js';
 

@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { listConnections, type Connection } from '../../api/connections.js';
-import { runList, type ListOptions } from '../shared/list.js';
+import { runList, type ListOptions } from '../../report/sources/pages.js';
 import type { Column } from '../../core/format.js';
 import { idOfObject } from '../../api/paginate.js';
 

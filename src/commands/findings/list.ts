@@ -1,55 +1,45 @@
-import type { Finding, Severity } from '../../api/findings-types.js';
-import { listFindings } from '../../api/findings.js';
-import { idOfObject } from '../../api/paginate.js';
+import type { Severity } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { chooseFormat, selectColumns, standardFormats, writeList } from '../../core/output/index.js';
-import { writePages, type ListOptions } from '../shared/list.js';
-import { findingColumns } from './columns.js';
-import { FINDINGS_OFFER, loadFindingFormat } from './formats/index.js';
-import { allSeverities, severityPage, type FetchSeverity } from './merge.js';
+import { chooseFormat, selectColumns } from '../../core/output/index.js';
+import { checkDestinations, exportFindings, type ReportSpec } from '../../report/exporter.js';
+import { FINDINGS_OFFER } from '../../report/registry.js';
+import { findingsSource } from '../../report/sources/findings.js';
+import type { ListOptions } from '../../report/sources/pages.js';
+import { loadIgnore, reportIgnore, withIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+import { findingColumns, findingColumnsShowingIgnored } from '../../report/columns.js';
 
-export interface FindingsListOptions extends ListOptions {
+export interface FindingsListOptions extends ListOptions, IgnoreOptions {
+  outputFile?: string;
+  report?: ReportSpec[];
   /** Parsed and validated by commander (collectSeverities): most severe first, each once. */
   severity?: Severity[];
   scan?: string;
 }
 
+/** `findings list`: the findings source (a page or --all, one query per severity) → the exporter. */
 export async function list(ctx: Context, opts: FindingsListOptions): Promise<void> {
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
-  const columns = selectColumns(findingColumns, opts.columns, format);
-  const formats = { ...standardFormats<Finding>(), ...(await loadFindingFormat(format)) };
+  // --columns is checked before any request (exit 2 naming the valid ones).
+  selectColumns(findingColumns, opts.columns, format);
+  const rules = loadIgnore(ctx, opts);
+  checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const client = await ctx.api();
-  const fetch: FetchSeverity = (severity, offset, limit) =>
-    listFindings(client, { limit, offset, severity, scanId });
-  const severities = opts.severity ?? [];
-  const chosen = opts.columns !== undefined;
-  const out = {
+  const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId });
+  await exportFindings(ctx, withIgnore(source, rules, format, opts.showIgnored), {
     format,
-    formats,
-    columns,
-    chosen,
-    noun: 'findings',
-    signal: ctx.signal,
+    outputFile: opts.outputFile,
+    reports: opts.report,
+    chosenColumns: opts.columns,
     about: {
       workspace: (await ctx.settings()).workspace,
       subject: scanId ? `findings of scan ${scanId}` : 'findings list',
     },
-  };
-
-  if (severities.length > 1) {
-    const source = opts.all
-      ? allSeverities(ctx, severities, fetch, opts)
-      : severityPage(ctx, severities, fetch, opts);
-    await writeList(ctx.io, source, out);
-    return;
-  }
-  const severity = severities[0];
-  const spec = {
-    fetch: (offset: number, limit: number) => listFindings(client, { limit, offset, severity, scanId }),
-    idOf: (f: Finding) => idOfObject(f),
-  };
-  await writePages(ctx, opts, spec, out);
+    ...(rules && opts.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),
+  });
+  // Only a read of every finding can say an entry matched nothing.
+  const complete = opts.all === true && opts.severity === undefined && scanId === undefined;
+  await reportIgnore(ctx, rules, { format, complete, showIgnored: opts.showIgnored });
 }

@@ -20,25 +20,13 @@ export function collectSeverities(value: string, previous: Severity[] = []): Sev
   return [...all].sort((a, b) => severityRank(a) - severityRank(b));
 }
 
-/** Severities at or above a threshold, most severe first. */
-export function atOrAbove(threshold: Severity): Severity[] {
-  return SEVERITIES.slice(0, severityRank(threshold) + 1);
-}
+const STATES = ['new', 'updated', 'unchanged', 'fixed'] as const;
 
-/** critical and high red, medium yellow, low blue, info dim (cli-contract.md §3). */
-export function styleSeverity(text: string, severity: unknown, color: import('chalk').ChalkInstance): string {
-  switch (String(severity).toLowerCase()) {
-    case 'critical':
-      return color.red.bold(text);
-    case 'high':
-      return color.red(text);
-    case 'medium':
-      return color.yellow(text);
-    case 'low':
-      return color.blue(text);
-    case 'info':
-      return color.dim(text);
-    default:
-      return text;
-  }
+/** `--state new,updated --state fixed`: each one of the four states of a comparison, each once. */
+export function collectStates(value: string, previous: string[] = []): (typeof STATES)[number][] {
+  const parts = value.split(',').map((p) => p.trim().toLowerCase());
+  for (const p of parts)
+    if (!(STATES as readonly string[]).includes(p))
+      throw new InvalidArgumentError(`unknown state "${p}": use ${STATES.join(', ')}`);
+  return [...new Set([...previous, ...parts])] as (typeof STATES)[number][];
 }

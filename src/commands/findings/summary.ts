@@ -7,8 +7,8 @@ import { CliError, UsageError } from '../../core/errors.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { SUMMARY_OFFER } from './summary-offer.js';
 import { SummaryCounter, isUtf8Locale, renderSummary, type SummaryBy } from '../../report/summary-view.js';
-import { ALL_PAGE_SIZE, withPageSizeFallback } from '../shared/list.js';
-import { ruleIdOf } from './formats/sarif.js';
+import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
+import { ruleIdOf } from '../../report/fingerprint.js';
 
 export { SUMMARY_OFFER };
 

@@ -2,10 +2,9 @@ import { createScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat, writeObject } from '../../core/output/index.js';
-import { REPORT_FORMATS } from '../findings/formats/index.js';
-import { scanFields } from './columns.js';
-import { SCAN_REPORT_OFFER } from './offer.js';
-import { waitAndReport, waitCommand, type WaitOptions } from './wait.js';
+import { scanFields } from '../../report/scan-fields.js';
+import { SCAN_REPORT_OFFER, isReportFormat } from '../../report/registry.js';
+import { prepareReport, waitAndReport, waitCommand, type WaitOptions } from './wait.js';
 
 export interface CreateOptions extends WaitOptions {
   connection: string;
@@ -21,10 +20,14 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
       opts.failOn !== undefined && '--fail-on',
       opts.waitTimeout !== undefined && '--wait-timeout',
       opts.severity !== undefined && '--severity',
-      REPORT_FORMATS.includes(format) && `-o ${format}`,
+      opts.baseline !== undefined && '--baseline',
+      opts.report !== undefined && '--report',
+      opts.outputFile !== undefined && '--output-file',
+      isReportFormat(format) && `-o ${format}`,
     ].filter(Boolean);
     if (needsWait.length > 0) throw new UsageError(`${needsWait.join(', ')} needs --wait`);
   }
+  const prepared = opts.wait ? prepareReport(ctx, opts) : {};
   const client = await ctx.api();
   const scan = await createScan(client, alias);
   ctx.io.success(`Started scan ${scan.scan_id} of connection ${scan.connection_alias ?? alias}`);
@@ -33,5 +36,5 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
     ctx.io.hint(`Follow it with: ${waitCommand(['scans', 'wait', scan.scan_id], scan.scan_id)}`);
     return;
   }
-  await waitAndReport(ctx, client, scan, opts, format);
+  await waitAndReport(ctx, client, scan, opts, format, prepared);
 }

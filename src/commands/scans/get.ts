@@ -1,7 +1,7 @@
 import { getScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { LIST_OFFER, chooseFormat, writeObject } from '../../core/output/index.js';
-import { scanFields } from './columns.js';
+import { scanFields } from '../../report/scan-fields.js';
 import { scanIdArg } from './wait.js';
 
 export async function get(ctx: Context, _opts: object, args: string[]): Promise<void> {

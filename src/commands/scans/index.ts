@@ -2,7 +2,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { parseSeverity, collectSeverities } from '../findings/severity.js';
 import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
-import { SCAN_REPORT_OFFER } from './offer.js';
+import { SCAN_REPORT_OFFER } from '../../report/registry.js';
+import { addIgnoreOptions, addReportOptions } from '../findings/options.js';
 
 function positiveSeconds(value: string): number {
   const n = Number(value.trim());
@@ -13,7 +14,7 @@ function positiveSeconds(value: string): number {
 
 /** The options `scans wait` and `scans create --wait` share. */
 function addWaitOptions(cmd: Command): Command {
-  return cmd
+  return addReportOptions(addIgnoreOptions(cmd))
     .option(
       '--fail-on <severity>',
       'exit 10 if the scan has a finding at or above this severity',
@@ -25,7 +26,11 @@ function addWaitOptions(cmd: Command): Command {
       'narrow the findings report (sarif, junit, github) to these severities; never the gate',
       collectSeverities,
     )
-    .option('--no-step-summary', 'do not append a summary to $GITHUB_STEP_SUMMARY');
+    .option('--no-step-summary', 'do not append a summary to $GITHUB_STEP_SUMMARY')
+    .option(
+      '--baseline <ref>',
+      'gate and report on what changed since a scan id, latest (the previous completed scan) or a file',
+    );
 }
 
 export function registerScans(program: Command, ctx: MakeContext): void {

@@ -3,8 +3,8 @@ import { listScans } from '../../api/findings.js';
 import { idOfObject } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { runList, type ListOptions } from '../shared/list.js';
-import { scanColumns } from './columns.js';
+import { runList, type ListOptions } from '../../report/sources/pages.js';
+import { scanColumns } from '../../report/scan-fields.js';
 
 export interface ScansListOptions extends ListOptions {
   status?: string;

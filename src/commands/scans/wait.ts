@@ -1,34 +1,82 @@
 import type { Scan, Severity } from '../../api/findings-types.js';
 import { getScan } from '../../api/findings.js';
+import { isFailed, isFinal } from '../../api/scan-status.js';
 import type { Context } from '../../core/context.js';
 import { formatWait } from '../../core/context.js';
-import { DeadlineError, ExitCode, ExitError, InterruptedError, UsageError } from '../../core/errors.js';
+import {
+  CliError,
+  DeadlineError,
+  ExitCode,
+  ExitError,
+  InterruptedError,
+  UsageError,
+} from '../../core/errors.js';
 import type { ApiClient } from '../../core/http/client.js';
+import type { IO } from '../../core/io.js';
 import { chooseFormat } from '../../core/output/index.js';
+import { SCAN_REPORT_OFFER } from '../../report/registry.js';
+import { reportScan } from '../../report/scan.js';
+import { writeStepSummary } from '../../report/step-summary.js';
+import { openFileRefs, parseRef, type Ref } from '../../report/sources/refs.js';
+import { loadIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
+import type { IgnoreRules } from '../../report/ignore/stage.js';
 import { shellQuote } from '../shared/resume.js';
-import { SCAN_REPORT_OFFER } from './offer.js';
-import { reportScan } from './report.js';
-import { writeStepSummary } from './step-summary.js';
 
-export interface WaitOptions {
+export interface WaitOptions extends IgnoreOptions {
   failOn?: Severity;
   /** Seconds. */
   waitTimeout?: number;
   severity?: Severity[];
   /** false with --no-step-summary. */
   stepSummary?: boolean;
+  /** --baseline <scan_id|latest|file>: the raw flag; parsed by prepareReport before any request. */
+  baseline?: string;
+  outputFile?: string;
+  report?: ReportSpec[];
 }
 
-const SUCCESS = new Set(['completed', 'succeeded', 'success', 'done', 'finished']);
-const FAILURE = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'aborted']);
-
-export function isFinal(status: string): boolean {
-  const s = status.toLowerCase();
-  return SUCCESS.has(s) || FAILURE.has(s);
+/** What the report needs from files, read and checked before any request (exit 2 naming the file). */
+export interface Prepared {
+  baseline?: Ref;
+  ignore?: IgnoreRules;
 }
 
-export function isFailed(status: string): boolean {
-  return FAILURE.has(status.toLowerCase());
+export function prepareReport(ctx: Context, opts: WaitOptions): Prepared {
+  let baseline: Ref | undefined;
+  if (opts.baseline !== undefined) {
+    baseline = parseRef(opts.baseline, '--baseline');
+    openFileRefs(baseline);
+  }
+  const ignore = loadIgnore(ctx, opts);
+  checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
+  return { baseline, ignore };
+}
+
+export { isFinal, isFailed };
+
+/** Statuses of a scan still on its way (the sandbox's queued and running, and the usual synonyms). */
+const PENDING = new Set(['queued', 'pending', 'created', 'scheduled', 'running', 'in_progress', 'started']);
+
+/**
+ * Checks each answer of the poll (cli-contract.md §2): an answer about another scan is exit 1 naming it (never
+ * gated on, never printed in the resume line); a status cssctl does not know is named in one warning, and
+ * waited on until the deadline.
+ */
+export function pollChecks(io: Pick<IO, 'warn'>, id: string): (scan: Scan) => Scan {
+  const warned = new Set<string>();
+  return (scan) => {
+    if (scan.scan_id !== id)
+      throw new CliError(`the service answered about scan ${scan.scan_id} when asked for scan ${id}`);
+    const status = scan.status.toLowerCase();
+    if (!isFinal(status) && !PENDING.has(status) && !warned.has(status)) {
+      warned.add(status);
+      io.warn(
+        `scan ${id} has the status "${scan.status}", which cssctl does not know; waiting until it is final or --wait-timeout passes`,
+      );
+    }
+    return scan;
+  };
 }
 
 export function scanIdArg(raw: string | undefined): string {
@@ -106,6 +154,7 @@ export async function pollScan(
   const left = () => (deadline ?? Infinity) - clock.now();
   const end = (final: boolean, cut?: string) => ({ scan, final, elapsedMs: clock.now() - started, cut });
   let interval = baseMs;
+  const checked = pollChecks(io, id);
   try {
     if (scan) note();
     for (;;) {
@@ -118,7 +167,7 @@ export async function pollScan(
         if (left() <= 0) return end(false);
       }
       try {
-        scan = await getScan(client, id, deadline);
+        scan = checked(await getScan(client, id, deadline));
       } catch (err) {
         if (err instanceof DeadlineError) return end(false, err.message);
         throw err;
@@ -143,6 +192,7 @@ export async function waitAndReport(
   first: Scan | string,
   opts: WaitOptions,
   format: string,
+  prepared: Prepared = {},
 ): Promise<void> {
   const timeoutMs = opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000;
   const { scan, final, elapsedMs, cut } = await pollScan(ctx, client, first, timeoutMs);
@@ -157,12 +207,23 @@ export async function waitAndReport(
       ExitCode.scanFailed,
     );
   }
-  await reportScan(ctx, client, { scan, elapsedMs, format, ...opts });
+  await reportScan(ctx, client, {
+    scan,
+    failed: isFailed(scan.status),
+    elapsedMs,
+    format,
+    resume: waitCommand(ctx.argv, scan.scan_id),
+    ...opts,
+    baseline: prepared.baseline,
+    ignore: prepared.ignore,
+    reports: opts.report,
+  });
 }
 
 export async function wait(ctx: Context, opts: WaitOptions, args: string[]): Promise<void> {
   const id = scanIdArg(args[0]);
   const format = chooseFormat(await ctx.settings(), SCAN_REPORT_OFFER, 'scans wait');
+  const prepared = prepareReport(ctx, opts);
   const client = await ctx.api();
-  await waitAndReport(ctx, client, id, opts, format);
+  await waitAndReport(ctx, client, id, opts, format, prepared);
 }

@@ -1,7 +1,7 @@
 import type { Context } from '../../core/context.js';
 import type { Column } from '../../core/output.js';
 import { listWebhooks, type Webhook } from '../../api/webhooks.js';
-import { runList, type ListOptions } from '../shared/list.js';
+import { runList, type ListOptions } from '../../report/sources/pages.js';
 
 export const webhookColumns: Column<Webhook>[] = [
   { header: 'ID', value: (w) => w.id, style: (t, _w, color) => color.bold(t), keep: true },

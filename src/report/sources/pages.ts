@@ -1,3 +1,5 @@
+// Sources that follow the service's pages: one page (with the table's hint) or `--all`, streamed. Every list
+// command reads through here.
 import type { Context } from '../../core/context.js';
 import { ApiError } from '../../core/errors.js';
 import type { Formats, PageInfo } from '../../core/format.js';
@@ -13,7 +15,8 @@ import {
   type Offer,
 } from '../../core/output/index.js';
 import { Paginator, type FetchPage, type Page } from '../../api/paginate.js';
-import { resumeCommand } from './resume.js';
+import { resumeCommand } from '../../commands/shared/resume.js';
+import { objectsOnly } from '../stages.js';
 
 export interface ListOptions {
   limit?: number;
@@ -119,25 +122,31 @@ export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec
   await writePages(ctx, opts, spec, out);
 }
 
-/** Writes `--all` streamed page by page, or one page (a spinner while it is fetched, then the hint). */
-export async function writePages<T>(
+/** `--all` streamed page by page, or one page (a spinner while it is fetched; the table gives the hint). */
+export function pagesSource<T>(
   ctx: Context,
   opts: ListOptions,
   spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>,
-  out: ListOutput<T>,
-): Promise<void> {
-  if (opts.all) {
-    await writeList(ctx.io, allPages(ctx, spec, opts), out);
-    return;
-  }
+  noun: string,
+): ListSource<T> {
+  if (opts.all) return allPages(ctx, spec, opts);
   const offset = opts.offset ?? 0;
-  const spinner = await ctx.io.spinner(`Fetching ${out.noun}…`);
-  const source = singlePage(async () => {
+  return singlePage(async () => {
+    const spinner = await ctx.io.spinner(`Fetching ${noun}…`);
     try {
       return await spec.fetch(offset, opts.limit as number);
     } finally {
       spinner.stop();
     }
   }, offset);
-  await writeList(ctx.io, source, out);
+}
+
+/** Writes `--all` streamed page by page, or one page, leaving out items that are not objects. */
+export async function writePages<T>(
+  ctx: Context,
+  opts: ListOptions,
+  spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>,
+  out: ListOutput<T>,
+): Promise<void> {
+  await writeList(ctx.io, objectsOnly(ctx.io, pagesSource(ctx, opts, spec, out.noun)), out);
 }

@@ -6,8 +6,8 @@ import { Paginator, idOfObject, type Page } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import type { PageInfo } from '../../core/format.js';
 import type { ListSource } from '../../core/output/index.js';
-import { ALL_PAGE_SIZE, withPageSizeFallback } from '../shared/list.js';
-import { resumeCommand } from '../shared/resume.js';
+import { resumeCommand } from '../../commands/shared/resume.js';
+import { ALL_PAGE_SIZE, withPageSizeFallback } from './pages.js';
 
 export type FetchSeverity = (
   severity: Severity,
@@ -21,7 +21,7 @@ interface MergeOptions {
 }
 
 /** Drops what a query for `severity` should not have returned (a service that ignores the filter). */
-function ofSeverity(severity: Severity, ctx: Context) {
+export function ofSeverity(severity: Severity, ctx: Pick<Context, 'io'>) {
   let warned = false;
   return (f: Finding): boolean => {
     const s = f !== null && typeof f === 'object' ? f.severity : undefined;

@@ -1,5 +1,5 @@
-import type { Scan } from '../../api/findings-types.js';
-import type { Column } from '../../core/format.js';
+import type { Scan } from '../api/findings-types.js';
+import type { Column } from '../core/format.js';
 
 export function styleStatus(text: string, status: unknown, color: import('chalk').ChalkInstance): string {
   switch (String(status).toLowerCase()) {

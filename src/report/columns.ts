@@ -1,5 +1,7 @@
-import type { Finding } from '../../api/findings-types.js';
-import type { Column } from '../../core/format.js';
+import type { Finding } from '../api/findings-types.js';
+import type { Column } from '../core/format.js';
+import { fingerprintOf } from './fingerprint.js';
+import { ignoredOf } from './ignore/stage.js';
 import { styleSeverity } from './severity.js';
 
 /**
@@ -18,4 +20,17 @@ export const findingColumns: Column<Finding>[] = [
   { header: 'CONNECTION', value: (f) => f.connection_alias, optional: true, drop: 1 },
   { header: 'STATUS', value: (f) => f.status, optional: true, keep: true, drop: 2 },
   { header: 'ID', value: (f) => f.id, style: (t, _f, color) => color.dim(t), keep: true, drop: 3 },
+];
+
+/** With --show-ignored, table and csv also say which findings an entry accepts, why and until when. */
+export const findingColumnsShowingIgnored: Column<Finding>[] = [
+  ...findingColumns,
+  {
+    header: 'IGNORED',
+    value: (f) => {
+      const i = ignoredOf(f);
+      return i ? `${i.reason} (until ${i.expires}; ${i.source})` : undefined;
+    },
+  },
+  { header: 'FINGERPRINT', value: (f) => (ignoredOf(f) ? fingerprintOf(f) : undefined) },
 ];

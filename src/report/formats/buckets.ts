@@ -1,12 +1,13 @@
 // What the CI report formats (sarif, junit, github; cli-contract.md §3 "CI reports") share: their options,
-// severity handling, how text from the service is made safe, and the severity buckets that let them write
-// most severe first with flat memory whatever the number of findings.
+// what they do with items that are not findings, and the severity buckets that let them write most severe
+// first with flat memory whatever the number of findings.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { Formatter, FormatterContext } from '../../../core/format.js';
-import { SEVERITIES, type Finding, type Severity } from '../../../api/findings-types.js';
+import type { Formatter, FormatterContext } from '../../core/format.js';
+import type { Finding, Severity } from '../../api/findings-types.js';
+import { OTHER } from '../severity.js';
 
 /** What a command knows that a report format may need beyond the item stream. */
 export interface ReportOptions {
@@ -53,83 +54,6 @@ export class NonFindings {
   }
 }
 
-/** The five severities, then one bucket for anything else the service may send. */
-export const OTHER = SEVERITIES.length;
-
-/** 0 for critical … 4 for info, 5 (OTHER) for a severity cssctl does not know. */
-export function rankOf(f: Finding): number {
-  const i = SEVERITIES.indexOf(String(f.severity ?? '').toLowerCase() as Severity);
-  return i < 0 ? OTHER : i;
-}
-
-/** The finding's severity as shown in reports: one of the five, else the service's own word (or "unknown"). */
-export function severityLabel(f: Finding): string {
-  const r = rankOf(f);
-  if (r < OTHER) return SEVERITIES[r] as Severity;
-  const s = text(f.severity);
-  return s === '' ? 'unknown' : s;
-}
-
-/**
- * The gate for a report: from the options, else from the formatter context (`FormatterContext.failOn`, the
- * output layer's way of passing `--fail-on`). Already validated by the command; anything that is not one of
- * the five severities counts as no gate.
- */
-export function failOnOf(ctx: FormatterContext<Finding>, options: ReportOptions): Severity | undefined {
-  const raw = options.failOn ?? ctx.failOn;
-  const s = typeof raw === 'string' ? raw.toLowerCase() : '';
-  return (SEVERITIES as readonly string[]).includes(s) ? (s as Severity) : undefined;
-}
-
-/** At or above the gate; without a gate, every finding fails (cli-contract.md §3, junit). */
-export function isFailure(f: Finding, failOn: Severity | undefined): boolean {
-  if (failOn === undefined) return true;
-  return rankOf(f) <= SEVERITIES.indexOf(failOn);
-}
-
-/** A field as text: strings as they are, numbers and booleans printed, anything else as JSON. */
-export function text(v: unknown): string {
-  if (v === undefined || v === null) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  return JSON.stringify(v) ?? '';
-}
-
-/** The check a finding belongs to: the service's `rule_id` or `check_id` when it gives one. */
-export function checkIdOf(f: Finding): string | undefined {
-  const id = text(f.rule_id).trim() || text(f.check_id).trim();
-  return id === '' ? undefined : id;
-}
-
-/** A character that cannot or should not be carried as it is, shown as its JSON escape: ESC → `\u001b`. */
-export function visibleEscape(c: string): string {
-  return c
-    .split('')
-    .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    .join('');
-}
-
-/**
- * Text that must not drive a terminal or a log viewer: C0 controls other than tab, CR and LF, DEL, C1
- * controls and the bidirectional overrides and isolates (as cli-contract.md §3 asks of tables).
- */
-export const TERMINAL_UNSAFE =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-export function neutraliseControls(s: string): string {
-  return s.replace(TERMINAL_UNSAFE, visibleEscape);
-}
-
-/**
- * Service text inside Markdown (SARIF help, the step summary): every ASCII punctuation character a renderer
- * may act on is backslash-escaped (CommonMark allows it before any of them), `&` becomes `&amp;`, so text
- * never turns into links, emphasis, HTML or table cells.
- */
-export function markdownText(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => (c === '&' ? '&amp;' : `\\${c}`));
-}
-
 /**
  * How a report writes its end, one long loop over the spilled text: every ~1 MiB the writer lets the event loop
  * turn, so stdout drains and V8 gets the turns it collects garbage in. Without them a 100,000-finding JUnit
@@ -171,9 +95,16 @@ export class SeverityBuckets {
   private heldBytes = 0;
   private dir?: string;
   private readonly spillBytes: number;
+  /** Set when the temporary folder cannot be used: everything stays in memory. */
+  private inMemory = false;
   private readonly cleanupOnExit = () => this.close();
 
-  constructor(private readonly options: Pick<ReportOptions, 'spillBytes' | 'tmpDir' | 'readChunk'> = {}) {
+  constructor(
+    private readonly options: Pick<ReportOptions, 'spillBytes' | 'tmpDir' | 'readChunk'> & {
+      /** Says why the text stays in memory when the temporary folder cannot be used. */
+      warn?: (message: string) => void;
+    } = {},
+  ) {
     this.spillBytes = options.spillBytes ?? DEFAULT_SPILL_BYTES;
   }
 
@@ -239,8 +170,20 @@ export class SeverityBuckets {
   }
 
   private spill(): void {
+    if (this.inMemory) return;
     if (this.dir === undefined) {
-      this.dir = mkdtempSync(join(this.options.tmpDir ?? tmpdir(), 'cssctl-report-'));
+      const base = this.options.tmpDir ?? tmpdir();
+      try {
+        this.dir = mkdtempSync(join(base, 'cssctl-report-'));
+      } catch (err) {
+        // An unusable $TMPDIR (missing, read-only, full) costs memory, never the report (cli-contract.md §3).
+        this.inMemory = true;
+        const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+        this.options.warn?.(
+          `cannot use the temporary folder ${base} for this large report (${code}); keeping it in memory instead (set TMPDIR to a writable folder)`,
+        );
+        return;
+      }
       process.once('exit', this.cleanupOnExit);
     }
     for (let b = 0; b <= OTHER; b++) this.flush(b);

@@ -1,25 +1,18 @@
 // `-o sarif`: SARIF 2.1.0 that GitHub code scanning accepts (cli-contract.md §3, CI reports).
 //
-// Memory: results go into severity buckets (report.ts), which spill to temporary files past a few MiB, and are
+// Memory: results go into severity buckets (buckets.ts), which spill to temporary files past a few MiB, and are
 // written most severe first when the stream ends; only the rule map (one small entry per distinct check) grows
 // with the input. Writing at the end is what lets the 25,000-result cap GitHub sets keep the most severe
 // findings, whatever order they arrive in, and lets the rules carry the highest severity seen for their check.
-import { createHash } from 'node:crypto';
-import type { Formatter, FormatterContext } from '../../../core/format.js';
-import { VERSION } from '../../../version.js';
-import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
-import {
-  pacedWriter,
-  NonFindings,
-  OTHER,
-  SeverityBuckets,
-  checkIdOf,
-  rankOf,
-  markdownText as md,
-  severityLabel,
-  text,
-  type ReportOptions,
-} from './report.js';
+import type { Formatter, FormatterContext } from '../../core/format.js';
+import { VERSION } from '../../version.js';
+import { SEVERITIES, type Finding } from '../../api/findings-types.js';
+import { diffOf } from '../diff.js';
+import { ignoredOf } from '../ignore/stage.js';
+import { fingerprintOf, ruleIdOf } from '../fingerprint.js';
+import { OTHER, rankOf, severityLabel } from '../severity.js';
+import { markdownText as md, text } from '../text.js';
+import { pacedWriter, NonFindings, SeverityBuckets, type ReportOptions } from './buckets.js';
 
 /** GitHub code scanning rejects a run with more results than this. */
 export const SARIF_MAX_RESULTS = 25_000;
@@ -47,23 +40,6 @@ export function sarifLevel(rank: number): Level {
  */
 export const SECURITY_SEVERITY: readonly (string | undefined)[] = ['9.5', '8.0', '5.5', '2.0', undefined];
 
-/** The rule id of a finding: the service's check id, else a stable slug of its title (cli-contract.md §3). */
-export function ruleIdOf(f: Finding): string {
-  const given = checkIdOf(f);
-  if (given !== undefined) return given;
-  const title = text(f.title).trim();
-  if (title === '') return 'cssctl/finding';
-  const slug = title
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  // A slug that dropped characters other than punctuation and spaces (non-ASCII), or was cut, gets a short
-  // hash of the title so two different titles never share a rule.
-  const lossy = slug === '' || slug.length > 64 || /[^\x20-\x7e]/.test(title);
-  const short = slug.slice(0, 64).replace(/-+$/, '');
-  return lossy ? `${short || 'check'}-${sha256(title).slice(0, 8)}` : short;
-}
-
 /**
  * A stable relative URI for the finding's resource. GitHub requires every result to have a physical location
  * with a URI, relative to the repository (an absolute URI or an `arn:` is rejected, and `arn:aws:…` would
@@ -86,21 +62,6 @@ export function artifactUriOf(f: Finding): string {
 function encodeSegment(s: string): string {
   if (s === '.' || s === '..') return s.replace(/\./g, '%2E');
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-/**
- * The same finding gets the same fingerprint in every run: a hash of what identifies it — its check, its
- * connection and its resource — and never of its position in the report, its id (a new scan gives new ids)
- * or its severity (which may be re-rated). Without a resource the id is all there is.
- */
-export function fingerprintOf(f: Finding): string {
-  const resource = text(f.resource);
-  const key = resource.trim() === '' ? ['id', text(f.id)] : ['resource', resource];
-  return sha256(JSON.stringify([ruleIdOf(f), text(f.connection_alias), ...key]));
-}
-
-function sha256(s: string): string {
-  return createHash('sha256').update(s, 'utf8').digest('hex');
 }
 
 interface Rule {
@@ -172,6 +133,10 @@ function resultJson(f: Finding, rule: Rule): Record<string, unknown> {
         ...(resource ? { logicalLocations: [{ fullyQualifiedName: resource, kind: 'resource' }] } : {}),
       },
     ],
+    ...(diffOf(f) ? { baselineState: diffOf(f)!.state } : {}),
+    ...(ignoredOf(f)
+      ? { suppressions: [{ kind: 'external', status: 'accepted', justification: ignoredOf(f)!.reason }] }
+      : {}),
     partialFingerprints: {
       // GitHub reads this key (hex:occurrence); it combines it with the path and the rule.
       primaryLocationLineHash: `${hash.slice(0, 16)}:1`,
@@ -192,7 +157,7 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
   const maxRules = options.maxRules ?? SARIF_MAX_RULES;
   const rules = new Map<string, Rule>();
   let folded = 0;
-  const buckets = new SeverityBuckets(options);
+  const buckets = new SeverityBuckets({ ...options, warn: (m) => ctx.io.warn(m) });
   const RESULT_INDENT = '        ';
   const skipped = new NonFindings('sarif');
   let accepted = 0;
@@ -202,6 +167,8 @@ export function sarif(ctx: FormatterContext<Finding>, options: ReportOptions = {
     item(raw) {
       const f = skipped.accept(raw);
       if (!f) return;
+      // A comparison's fixed finding is absent from the log: that is how code scanning closes its alert.
+      if (diffOf(f)?.state === 'fixed') return;
       accepted++;
       let id = ruleIdOf(f);
       const rank = rankOf(f);

@@ -8,20 +8,14 @@
 // would otherwise reach the job log, where ANSI sequences are interpreted — are shown as their JSON escape
 // (ESC becomes the six characters `\u001b`), as tables neutralise them.
 //
-// Lines are grouped in severity buckets (report.ts) to come out most severe first with flat memory.
-import type { Formatter, FormatterContext } from '../../../core/format.js';
-import type { Finding } from '../../../api/findings-types.js';
-import {
-  pacedWriter,
-  NonFindings,
-  OTHER,
-  SeverityBuckets,
-  neutraliseControls,
-  rankOf,
-  severityLabel,
-  text,
-  type ReportOptions,
-} from './report.js';
+// Lines are grouped in severity buckets (buckets.ts) to come out most severe first with flat memory.
+import type { Formatter, FormatterContext } from '../../core/format.js';
+import type { Finding } from '../../api/findings-types.js';
+import { DiffCounts, diffOf } from '../diff.js';
+import { ignoredOf } from '../ignore/stage.js';
+import { OTHER, rankOf, severityLabel } from '../severity.js';
+import { neutraliseControls, text } from '../text.js';
+import { pacedWriter, NonFindings, SeverityBuckets, type ReportOptions } from './buckets.js';
 
 export function escapeData(s: string): string {
   return neutraliseControls(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -55,22 +49,38 @@ export function workflowCommand(f: Finding): string {
   const id = text(f.id);
   const conn = text(f.connection_alias);
   const where = [...(id ? [`finding ${id}`] : []), ...(conn ? [`connection ${conn}`] : [])].join(', ');
-  const message = `${severityLabel(f)}: ${resource || title || 'finding'}${where ? ` (${where})` : ''}`;
+  const info = diffOf(f);
+  const state = info
+    ? ` (${info.state}${info.previous_severity ? ` from ${text(info.previous_severity)}` : ''})`
+    : '';
+  const message = `${severityLabel(f)}${state}: ${resource || title || 'finding'}${where ? ` (${where})` : ''}`;
   return formatCommand(commandFor(rankOf(f)), message, title);
 }
 
 export function github(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
-  const buckets = new SeverityBuckets(options);
+  const buckets = new SeverityBuckets({ ...options, warn: (m) => ctx.io.warn(m) });
   const skipped = new NonFindings('github');
+  let counts: DiffCounts | undefined;
   return {
     item(raw) {
       const f = skipped.accept(raw);
-      if (f) buckets.add(rankOf(f), `${workflowCommand(f)}\n`);
+      if (!f) return;
+      // An accepted risk gets no annotation.
+      if (ignoredOf(f)) return;
+      // In a comparison, annotations for new and updated findings only; the counts come as one notice.
+      const info = diffOf(f);
+      if (info) {
+        counts ??= new DiffCounts();
+        counts.add(info);
+        if (info.state !== 'new' && info.state !== 'updated') return;
+      }
+      buckets.add(rankOf(f), `${workflowCommand(f)}\n`);
     },
     async end() {
       const write = pacedWriter(ctx);
       try {
         for (let b = 0; b <= OTHER; b++) for (const chunk of buckets.read(b)) await write(chunk);
+        if (counts) await write(`${formatCommand('notice', `cssctl findings diff: ${counts.toString()}`)}\n`);
         skipped.warn(ctx);
       } finally {
         buckets.close();

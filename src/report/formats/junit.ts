@@ -3,7 +3,7 @@
 // finding; the findings at or above --fail-on (every finding without it) carry a <failure>.
 //
 // A testsuite's counts are attributes of its start tag, so each suite must be complete before it is written,
-// and findings do not always arrive sorted by severity: test cases go into severity buckets (report.ts), which
+// and findings do not always arrive sorted by severity: test cases go into severity buckets (buckets.ts), which
 // spill to temporary files past a few MiB, and the document is written when the stream ends. Memory stays
 // flat whatever the number of findings.
 //
@@ -13,21 +13,14 @@
 // valid and shows that something was there. Everything else survives: tab, CR and LF inside attributes, CR in
 // text, DEL and the C1 controls are written as character references so no parser normalises them away, and
 // `<`, `&`, `>` and quotes are escaped as XML requires.
-import type { Formatter, FormatterContext } from '../../../core/format.js';
-import { SEVERITIES, type Finding } from '../../../api/findings-types.js';
-import {
-  pacedWriter,
-  OTHER,
-  SeverityBuckets,
-  failOnOf,
-  isFailure,
-  NonFindings,
-  rankOf,
-  severityLabel,
-  text,
-  visibleEscape,
-  type ReportOptions,
-} from './report.js';
+import type { Formatter, FormatterContext } from '../../core/format.js';
+import { SEVERITIES, type Finding } from '../../api/findings-types.js';
+import { diffOf } from '../diff.js';
+import { meetsGate } from '../gate.js';
+import { ignoredOf, type IgnoredInfo } from '../ignore/stage.js';
+import { OTHER, asSeverity, rankOf, severityLabel } from '../severity.js';
+import { text, visibleEscape } from '../text.js';
+import { pacedWriter, SeverityBuckets, NonFindings, type ReportOptions } from './buckets.js';
 
 // eslint-disable-next-line no-control-regex
 const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff\ud800-\udfff]/gu;
@@ -57,7 +50,7 @@ export function xmlAttr(s: string): string {
 const SUITE_NAMES = [...SEVERITIES, 'other'];
 
 /** The test case of one finding; `name` is unique within its classname because the finding id is in it. */
-function testcase(f: Finding, failed: boolean): string {
+function testcase(f: Finding, failed: boolean, ignored?: IgnoredInfo): string {
   const sev = severityLabel(f);
   const title = text(f.title) || '(untitled finding)';
   const resource = text(f.resource);
@@ -75,24 +68,41 @@ function testcase(f: Finding, failed: boolean): string {
     ...(f.description !== undefined ? ['', text(f.description)] : []),
     ...(f.remediation !== undefined ? ['', `remediation: ${text(f.remediation)}`] : []),
   ].join('\n');
-  const body = failed
-    ? `<failure type="${xmlAttr(sev)}" message="${xmlAttr(`${sev}: ${title}${resource ? ` — ${resource}` : ''}`)}">${xmlText(details)}</failure>`
-    : `<system-out>${xmlText(details)}</system-out>`;
+  const body = ignored
+    ? `<skipped message="${xmlAttr(`ignored until ${ignored.expires}: ${ignored.reason} (${ignored.source})`)}"/>`
+    : failed
+      ? `<failure type="${xmlAttr(sev)}" message="${xmlAttr(`${sev}: ${title}${resource ? ` — ${resource}` : ''}`)}">${xmlText(details)}</failure>`
+      : `<system-out>${xmlText(details)}</system-out>`;
   return `    <testcase name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="0">\n      ${body}\n    </testcase>\n`;
 }
 
 export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
-  const buckets = new SeverityBuckets(options);
+  const buckets = new SeverityBuckets({ ...options, warn: (m) => ctx.io.warn(m) });
   const tests = new Array<number>(OTHER + 1).fill(0);
   const failures = new Array<number>(OTHER + 1).fill(0);
-  const failOn = failOnOf(ctx, options);
+  const skippedCases = new Array<number>(OTHER + 1).fill(0);
+  const failOn = asSeverity(options.failOn ?? ctx.failOn);
   const skipped = new NonFindings('junit');
   return {
     item(raw) {
       const f = skipped.accept(raw);
       if (!f) return;
+      // In a comparison, only the head's findings are test cases, and only new and updated ones can fail.
+      const state = diffOf(f)?.state;
+      if (state === 'fixed') return;
       const b = rankOf(f);
-      const failed = isFailure(f, failOn);
+      const ignored = ignoredOf(f);
+      if (ignored) {
+        // An accepted risk: a skipped test case giving the reason and until when.
+        tests[b]!++;
+        skippedCases[b]!++;
+        buckets.add(b, testcase(f, false, ignored));
+        return;
+      }
+      // Without --fail-on every finding is a failure (cli-contract.md §3, junit).
+      const failed =
+        (state === undefined || state === 'new' || state === 'updated') &&
+        (failOn === undefined || meetsGate(f, failOn));
       tests[b]!++;
       if (failed) failures[b]!++;
       buckets.add(b, testcase(f, failed));
@@ -109,7 +119,7 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
           // The five severities always have a suite (an empty one says "none found"); "other" only when used.
           if (b === OTHER && tests[b] === 0) continue;
           ctx.write(
-            `  <testsuite name="${SUITE_NAMES[b]}" tests="${tests[b]}" failures="${failures[b]}" errors="0" skipped="0" time="0">\n`,
+            `  <testsuite name="${SUITE_NAMES[b]}" tests="${tests[b]}" failures="${failures[b]}" errors="0" skipped="${skippedCases[b]}" time="0">\n`,
           );
           for (const chunk of buckets.read(b)) await write(chunk);
           ctx.write('  </testsuite>\n');

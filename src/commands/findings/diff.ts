@@ -1,0 +1,76 @@
+import type { Finding, Scan, Severity } from '../../api/findings-types.js';
+import type { Context } from '../../core/context.js';
+import { chooseFormat } from '../../core/output/index.js';
+import { reportDiff } from '../../report/diff-report.js';
+import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
+import type { DiffState } from '../../report/diff.js';
+import { enforceGate } from '../../report/gate.js';
+import { FINDINGS_OFFER } from '../../report/registry.js';
+import { scanFindings } from '../../report/sources/findings.js';
+import { describeRef, finalScan, loadBase, openFileRefs, parseRef } from '../../report/sources/refs.js';
+import { resumeCommand } from '../shared/resume.js';
+import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+
+export interface DiffOptions extends IgnoreOptions {
+  base: string;
+  head: string;
+  /** Parsed by commander: most severe first, each once. */
+  severity?: Severity[];
+  state?: DiffState[];
+  failOn?: Severity;
+  outputFile?: string;
+  report?: ReportSpec[];
+}
+
+/** `findings diff --base <ref> --head <ref>`: base held, head streamed through it, one report, one gate. */
+export async function diff(ctx: Context, opts: DiffOptions): Promise<void> {
+  const baseRef = parseRef(opts.base, '--base');
+  const headRef = parseRef(opts.head, '--head');
+  const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings diff');
+  openFileRefs(baseRef, headRef);
+  const rules = loadIgnore(ctx, opts);
+  checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
+  const resume = resumeCommand(ctx.argv, []);
+  let headScan: Scan | undefined;
+  let head: AsyncIterable<Finding>;
+  if (headRef.kind === 'scan') {
+    const client = await ctx.api();
+    headScan = await finalScan(client, headRef.id, '--head');
+    head = scanFindings(ctx, client, headScan.scan_id, [], resume);
+  } else if (headRef.kind === 'file') {
+    head = headRef.items!;
+  } else {
+    throw new Error('--head latest is refused by parseRef');
+  }
+  const base = await loadBase(ctx, () => ctx.api(), baseRef, headScan, '--base', resume);
+  if (base.label === undefined)
+    ctx.io.notice(
+      `no completed scan of connection ${headScan?.connection_alias ?? '?'} before ${headScan?.scan_id ?? 'the head'}: every finding is new`,
+    );
+  const result = await reportDiff(ctx, base.index, head, {
+    format,
+    failOn: opts.failOn,
+    states: opts.state,
+    severities: opts.severity,
+    resume,
+    ignore: rules,
+    showIgnored: opts.showIgnored,
+    outputFile: opts.outputFile,
+    reports: opts.report,
+    about: {
+      workspace: (await ctx.settings()).workspace,
+      subject: `diff of ${base.label ?? 'nothing'} → ${headScan ? `scan ${headScan.scan_id}` : describeRef(headRef)}`,
+    },
+  });
+  await reportIgnore(ctx, rules, {
+    format,
+    complete: true,
+    showIgnored: opts.showIgnored,
+    connection: headScan?.connection_alias,
+  });
+  enforceGate(
+    headScan ? `scan ${headScan.scan_id}` : describeRef(headRef),
+    result.gate,
+    'new or raised findings',
+  );
+}

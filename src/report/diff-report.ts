@@ -1,0 +1,172 @@
+// The report of a comparison (cli-contract.md §8), for `findings diff` and `--baseline`: the base is held, the
+// head streamed through it; one tally feeds the gate and the counts; --state and --severity narrow only what
+// is shown; the exporter writes it in any format.
+import type { Finding, Severity } from '../api/findings-types.js';
+import type { Context } from '../core/context.js';
+import { useExportHeap } from '../core/heap.js';
+import type { Column, ReportAbout } from '../core/format.js';
+import type { ListSource } from '../core/output/index.js';
+import { findingColumns } from './columns.js';
+import {
+  BaseIndex,
+  DIFF,
+  DiffCounts,
+  compare,
+  diffMeetsGate,
+  diffOf,
+  type DiffFinding,
+  type DiffState,
+} from './diff.js';
+import { exportFindings, type ReportSpec } from './exporter.js';
+import { keepsIgnored } from './ignore/index.js';
+import { markIgnored, type IgnoreRules } from './ignore/stage.js';
+import { GateTally, type Gate } from './gate.js';
+import { rankOf } from './severity.js';
+
+export interface DiffReportOptions {
+  /** Undefined: nothing is written (the comparison still decides the gate and the counts). */
+  format?: string;
+  failOn?: Severity;
+  /** Only these states are shown (all by default). */
+  states?: readonly DiffState[];
+  /** Only these severities are shown (never the gate). */
+  severities?: readonly Severity[];
+  /** The command that redoes the report after an interruption. */
+  resume?: string;
+  /** Counts line on stderr (`3 new, 1 updated, 5 fixed, 120 unchanged`). */
+  countsLine?: boolean;
+  /** The ignore file's rules, when one applies. */
+  ignore?: IgnoreRules;
+  /** --output-file and --report (cli-contract.md §9). */
+  outputFile?: string;
+  reports?: readonly ReportSpec[];
+  showIgnored?: boolean;
+  /** What is compared, for a report's header (html). */
+  about?: ReportAbout;
+}
+
+export interface DiffResult {
+  counts: DiffCounts;
+  /** By severity, the head's findings that count (new, updated, unchanged); for the step summary. */
+  headTally: GateTally;
+  gate?: Gate;
+}
+
+const STATE_ORDER: Record<DiffState, number> = { new: 0, updated: 1, fixed: 2, unchanged: 3 };
+
+/** Table: the STATE column first; csv: state and fingerprint first (cli-contract.md §8). */
+export function diffColumns(format: string): Column<Finding>[] {
+  const state: Column<Finding> = {
+    header: 'STATE',
+    value: (f) => diffOf(f)?.state,
+    style: (t, f, color) =>
+      diffOf(f)?.state === 'new' ? color.bold(t) : diffOf(f)?.state === 'fixed' ? color.green(t) : t,
+  };
+  const previous: Column<Finding> = {
+    header: 'PREVIOUS',
+    value: (f) => diffOf(f)?.previous_severity,
+    optional: true,
+  };
+  if (format === 'csv')
+    return [
+      state,
+      { header: 'FINGERPRINT', value: (f) => diffOf(f)?.fingerprint },
+      ...findingColumns,
+      previous,
+    ];
+  return [
+    state,
+    ...findingColumns.slice(0, 1),
+    previous,
+    ...findingColumns.slice(1),
+    {
+      header: 'FINGERPRINT',
+      value: (f) => diffOf(f)?.fingerprint?.slice(0, 12),
+      style: (t, _f, color) => color.dim(t),
+    },
+  ];
+}
+
+/** A table lists new, updated, fixed, unchanged, most severe first within each: it is sorted whole. */
+function sortedForTable(source: AsyncIterable<DiffFinding>): ListSource<Finding> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      const all: DiffFinding[] = [];
+      for await (const f of source) all.push(f);
+      all.sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || rankOf(a) - rankOf(b));
+      yield* all;
+    },
+  };
+}
+
+export async function reportDiff(
+  ctx: Context,
+  base: BaseIndex,
+  head: AsyncIterable<Finding>,
+  opts: DiffReportOptions,
+): Promise<DiffResult> {
+  // A comparison reads two whole sets: the export's V8 settings (core/heap.ts) keep its peak near one export's.
+  useExportHeap();
+  const counts = new DiffCounts();
+  const gateTally = new GateTally();
+  const headTally = new GateTally();
+  const states = opts.states && opts.states.length > 0 ? new Set(opts.states) : undefined;
+  const severities = opts.severities && opts.severities.length > 0 ? new Set(opts.severities) : undefined;
+  const failOn = opts.failOn;
+  const rules = opts.ignore;
+  const keep = keepsIgnored(opts.format, opts.showIgnored);
+  async function* stream(): AsyncGenerator<DiffFinding> {
+    for await (let f of compare(base, head)) {
+      const info = diffOf(f)!;
+      if (rules && info.state !== 'fixed') {
+        // An accepted risk never counts for the gate nor the states; it is shown only where the format keeps it.
+        const r = rules.check(f);
+        if (r.info) {
+          if (keep) yield markIgnored(f, r.info, opts.showIgnored === true) as DiffFinding;
+          continue;
+        }
+        if (r.expired && info.state === 'new') {
+          info.why = 'ignore-expired';
+          f = { ...f, why: 'ignore-expired' } as DiffFinding;
+          Object.defineProperty(f, DIFF, { value: info, enumerable: false });
+        }
+      }
+      counts.add(info, f);
+      if (info.state !== 'fixed') headTally.add(f);
+      if (failOn && diffMeetsGate(f, info, failOn)) gateTally.add(f);
+      if (states && !states.has(info.state)) continue;
+      if (severities && !severities.has(rankName(f))) continue;
+      yield f;
+    }
+  }
+  const shown: ListSource<Finding> =
+    // A table (on stdout or in a --report) is sorted; every report of the run then has that order.
+    opts.format === 'table' || opts.reports?.some((r) => r.format === 'table')
+      ? sortedForTable(stream())
+      : { [Symbol.asyncIterator]: () => stream()[Symbol.asyncIterator]() };
+  if (opts.resume) {
+    const resume = opts.resume;
+    shown.resume = () => resume;
+  }
+  if (opts.format === undefined && !opts.reports?.length) {
+    // The gate and the counts only (a scan report whose stdout is the scan summary).
+    for await (const f of shown) void f;
+  } else {
+    await exportFindings(ctx, shown, {
+      format: opts.format,
+      outputFile: opts.outputFile,
+      reports: opts.reports,
+      failOn,
+      columns: diffColumns,
+      about: opts.about,
+    });
+  }
+  // -o github says it in its own ::notice.
+  if (opts.countsLine !== false && opts.format !== 'github' && opts.format !== undefined)
+    ctx.io.notice(counts.toString());
+  return { counts, headTally, gate: failOn ? gateTally.gate(failOn) : undefined };
+}
+
+function rankName(f: Finding): Severity {
+  return String(f.severity ?? '').toLowerCase() as Severity;
+}

@@ -1,0 +1,135 @@
+// The one exporter: a findings stream written in the format -o names — to stdout, or atomically to
+// `--output-file` — and to every `--report <format>=<path>`, all from one read (cli-contract.md §9). It owns the
+// format names (through registry.ts) and leaves out items that are not findings, for every format.
+import { PassThrough, Writable } from 'node:stream';
+import type { Finding, Severity } from '../api/findings-types.js';
+import type { Context } from '../core/context.js';
+import { CliError, UsageError } from '../core/errors.js';
+import { AtomicFileWriter } from '../core/files.js';
+import type { Column, Formatter, FormatterFactory, ReportAbout } from '../core/format.js';
+import { IO } from '../core/io.js';
+import { selectColumns, standardFormats, writeList, type ListSource } from '../core/output/index.js';
+import { findingColumns } from './columns.js';
+import { loadReportFormat } from './registry.js';
+import type { ReportSpec } from './report-spec.js';
+import { objectsOnly } from './stages.js';
+
+export interface ExportOptions {
+  /** What -o asks for on stdout (or in --output-file); undefined: nothing (a scan summary is printed instead). */
+  format?: string;
+  /** -o's output goes to this file, atomically, instead of stdout. */
+  outputFile?: string;
+  /** --report: more formats from the same read. */
+  reports?: readonly ReportSpec[];
+  /** The gate, for formats that mark what meets it (junit failures). */
+  failOn?: Severity;
+  /** Table and csv columns for a format (default: the finding's own). */
+  columns?: (format: string) => Column<Finding>[];
+  /** `--columns`: the names asked for, applied to stdout's table/wide/csv (checked before any request). */
+  chosenColumns?: string;
+  /** What is reported, for a report's header (html). */
+  about?: ReportAbout;
+}
+
+/** An IO for a report written to a file: no colour, no terminal, messages still on stderr. */
+function fileIO(ctx: Pick<Context, 'io'>): IO {
+  const sink = new Writable({ write: (_c, _e, cb) => cb() });
+  return new IO(
+    { stdin: new PassThrough(), stdout: sink, stderr: ctx.io.stderr },
+    { env: {}, noColorFlag: true, quiet: ctx.io.quiet },
+  );
+}
+
+/**
+ * Writes the stream in every asked format; returns how many findings were read. Every file is written whole or
+ * not at all; one that cannot be written is exit 1 naming its path, after the others are written.
+ */
+export async function exportFindings(
+  ctx: Pick<Context, 'io' | 'signal'>,
+  source: ListSource<Finding>,
+  opts: ExportOptions,
+): Promise<number> {
+  const baseColumns = opts.columns ?? (() => findingColumns);
+  // --columns picks stdout's columns (-o); a --report file keeps every column of its format.
+  const columnsFor = (format: string, stdout = false) =>
+    stdout && opts.chosenColumns !== undefined
+      ? selectColumns(baseColumns(format), opts.chosenColumns, format)
+      : baseColumns(format);
+  const dests: { format: string; path?: string }[] = [
+    ...(opts.format !== undefined ? [{ format: opts.format, path: opts.outputFile }] : []),
+    ...(opts.reports ?? []),
+  ];
+  const stream = objectsOnly(ctx.io, source);
+  if (dests.length === 1 && dests[0]!.path === undefined) {
+    const format = dests[0]!.format;
+    return writeList(ctx.io, stream, {
+      format,
+      formats: { ...standardFormats<Finding>(), ...(await loadReportFormat(format)) },
+      columns: columnsFor(format, true),
+      chosen: opts.chosenColumns !== undefined,
+      noun: 'findings',
+      failOn: opts.failOn,
+      signal: ctx.signal,
+      about: opts.about,
+    });
+  }
+  const factories = new Map<string, FormatterFactory<Finding>>();
+  for (const d of dests) {
+    const f = { ...standardFormats<Finding>(), ...(await loadReportFormat(d.format)) }[d.format];
+    if (!f) throw new UsageError(`-o ${d.format} is not available for findings`);
+    factories.set(d.format, f);
+  }
+  const files = dests.map((d) => (d.path === undefined ? undefined : new AtomicFileWriter(d.path)));
+  const quietIO = dests.some((d) => d.path !== undefined) ? fileIO(ctx) : undefined;
+  const fanOut: FormatterFactory<Finding> = (base) => {
+    const each: Formatter<Finding>[] = dests.map((d, i) => {
+      const file = files[i];
+      return factories.get(d.format)!({
+        ...base,
+        io: file ? quietIO! : base.io,
+        write: file ? (s) => file.write(s) : base.write,
+        columns: columnsFor(d.format, i === 0 && opts.format !== undefined),
+        chosen: i === 0 && opts.format !== undefined && opts.chosenColumns !== undefined,
+        about: opts.about,
+        page: file ? undefined : base.page,
+      });
+    });
+    return {
+      async item(item) {
+        for (const f of each) await f.item(item);
+      },
+      async end(info) {
+        for (const f of each) await f.end(info);
+      },
+    };
+  };
+  let count: number;
+  try {
+    count = await writeList(ctx.io, stream, {
+      format: 'fan-out',
+      formats: { 'fan-out': fanOut },
+      columns: [],
+      noun: 'findings',
+      failOn: opts.failOn,
+      signal: ctx.signal,
+    });
+  } catch (err) {
+    // Interrupted or failed: every file is left as it was.
+    for (const f of files) f?.abort();
+    throw err;
+  }
+  const failed: CliError[] = [];
+  for (const f of files) {
+    if (!f) continue;
+    try {
+      f.commit();
+    } catch (err) {
+      failed.push(err instanceof CliError ? err : new CliError(String(err)));
+    }
+  }
+  if (failed.length === 1) throw failed[0]!;
+  if (failed.length > 1) throw new CliError(failed.map((e) => e.message).join('; '));
+  return count;
+}
+
+export { checkDestinations, parseReportSpec, type ReportSpec } from './report-spec.js';

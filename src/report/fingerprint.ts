@@ -1,0 +1,53 @@
+// A finding's fingerprint (cli-contract.md §8): the same problem on the same resource across scans. It is the
+// value SARIF carries as partialFingerprints["cssctlFindingHash/v1"], the key a diff matches on, and what an
+// ignore entry names — one function for all three.
+import { createHash } from 'node:crypto';
+import type { Finding } from '../api/findings-types.js';
+import { text } from './text.js';
+
+/**
+ * A finding read back from a SARIF log cssctl wrote carries the fingerprint written there (its other fields
+ * may be partial), and keeps it.
+ */
+export const GIVEN_FINGERPRINT = Symbol('cssctl.given-fingerprint');
+
+/** The check a finding belongs to: the service's `rule_id` or `check_id` when it gives one. */
+export function checkIdOf(f: Finding): string | undefined {
+  const id = text(f.rule_id).trim() || text(f.check_id).trim();
+  return id === '' ? undefined : id;
+}
+
+/** The rule id of a finding: the service's check id, else a stable slug of its title (cli-contract.md §3). */
+export function ruleIdOf(f: Finding): string {
+  const given = checkIdOf(f);
+  if (given !== undefined) return given;
+  const title = text(f.title).trim();
+  if (title === '') return 'cssctl/finding';
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  // A slug that dropped characters other than punctuation and spaces (non-ASCII), or was cut, gets a short
+  // hash of the title so two different titles never share a rule.
+  const lossy = slug === '' || slug.length > 64 || /[^\x20-\x7e]/.test(title);
+  const short = slug.slice(0, 64).replace(/-+$/, '');
+  return lossy ? `${short || 'check'}-${sha256(title).slice(0, 8)}` : short;
+}
+
+/**
+ * The same finding gets the same fingerprint in every run: the lowercase hex SHA-256 of the JSON text (no
+ * spaces) of `[rule, connection, "resource", resource]` — what identifies it — and never of its position in the
+ * report, its id (a new scan gives new ids) or its severity (which may be re-rated). Without a resource,
+ * `"id"` and its id take the place of the last two.
+ */
+export function fingerprintOf(f: Finding): string {
+  const given = (f as { [GIVEN_FINGERPRINT]?: unknown })[GIVEN_FINGERPRINT];
+  if (typeof given === 'string') return given;
+  const resource = text(f.resource);
+  const key = resource.trim() === '' ? ['id', text(f.id)] : ['resource', resource];
+  return sha256(JSON.stringify([ruleIdOf(f), text(f.connection_alias), ...key]));
+}
+
+function sha256(s: string): string {
+  return createHash('sha256').update(s, 'utf8').digest('hex');
+}

@@ -1,0 +1,121 @@
+// `findings ignore`: new entries appended to the ignore file, every other byte of it kept as it was (comments,
+// order, blank lines). The yaml package finds where the `ignore` list ends and renders each new value; the new
+// text is inserted there, and the result is parsed and checked again before it is written (atomically).
+import { isSeq, isScalar, stringify, type Document } from 'yaml';
+import { UsageError } from '../../core/errors.js';
+import { endOfDay, parseIgnoreText } from './file.js';
+
+const DAY = 24 * 3600 * 1000;
+
+export interface NewEntry {
+  fingerprint: string;
+  reason: string;
+  expires: string;
+  /** One comment line above the entry (the finding's title and resource). */
+  comment: string;
+}
+
+/** `--expires`: YYYY-MM-DD, `<n>d` (n days from today, UTC) or never; 90 days by default. */
+export function parseExpires(raw: string | undefined, now: number): string {
+  const value = (raw ?? '90d').trim();
+  if (value === 'never') return value;
+  const days = /^(\d{1,5})d$/.exec(value);
+  if (days) return new Date(now + Number(days[1]) * DAY).toISOString().slice(0, 10);
+  const end = endOfDay(value);
+  if (end !== undefined && end < now)
+    throw new UsageError(
+      `invalid --expires "${raw}": that day has passed; an entry must expire in the future`,
+    );
+  if (end !== undefined) return value;
+  throw new UsageError(`invalid --expires "${raw}": use YYYY-MM-DD, <n>d (such as 30d) or never`);
+}
+
+/** A plain scalar when YAML reads it back as the same string, else quoted, as the yaml package writes it. */
+function scalar(s: string): string {
+  return stringify(s, { lineWidth: 0 }).replace(/\n$/, '');
+}
+
+function render(entries: readonly NewEntry[], indent: string): string {
+  return entries
+    .map((e) =>
+      [
+        `${indent}# ${e.comment.replace(/[\r\n\u2028\u2029]+/g, ' ')}`,
+        `${indent}- fingerprint: ${e.fingerprint}`,
+        `${indent}  reason: ${scalar(e.reason)}`,
+        `${indent}  expires: ${e.expires}`,
+      ].join('\n'),
+    )
+    .join('\n')
+    .concat('\n');
+}
+
+/** The indentation of a block sequence's dashes, found from its first item. */
+function dashIndent(text: string, itemStart: number): string {
+  const lineStart = text.lastIndexOf('\n', itemStart - 1) + 1;
+  const m = /^( *)- /.exec(text.slice(lineStart, itemStart + 1));
+  return m ? m[1]! : '  ';
+}
+
+/**
+ * The file's text with the entries appended to its `ignore` list; `text` undefined means there is no file yet.
+ * The result is checked (it must load, with every old entry and the new ones).
+ */
+export function appendEntries(
+  text: string | undefined,
+  entries: readonly NewEntry[],
+  display: string,
+): string {
+  if (entries.length === 0) return text ?? '';
+  let out: string;
+  if (text === undefined || text.trim() === '') {
+    out = `${text ?? ''}version: 1\nignore:\n${render(entries, '  ')}`;
+  } else {
+    const { doc, file } = parseIgnoreText(text, display, display);
+    out = insert(text, doc, entries) ?? viaDocument(doc, entries);
+    const after = parseIgnoreText(out, display, display).file;
+    if (after.entries.length !== file.entries.length + entries.length)
+      throw new Error(`appending to ${display} did not give ${entries.length} more entries`);
+    return out;
+  }
+  parseIgnoreText(out, display, display);
+  return out;
+}
+
+function insert(text: string, doc: Document, entries: readonly NewEntry[]): string | undefined {
+  const withNewline = (t: string) => (t.endsWith('\n') ? t : `${t}\n`);
+  const root = doc.contents as import('yaml').YAMLMap;
+  const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'ignore');
+  if (pair === undefined) return `${withNewline(text)}ignore:\n${render(entries, '  ')}`;
+  const value = pair.value as import('yaml').Node | null;
+  if (value === null || (isScalar(value) && value.value === null)) {
+    // `ignore:` with nothing after it: the entries go on the lines that follow.
+    const keyEnd = (pair.key as import('yaml').Node).range![1];
+    const lineEnd = text.indexOf('\n', keyEnd);
+    if (lineEnd < 0) return `${text}\n${render(entries, '  ')}`;
+    return `${text.slice(0, lineEnd + 1)}${render(entries, '  ')}${text.slice(lineEnd + 1)}`;
+  }
+  if (!isSeq(value) || value.flow || value.items.length === 0) return undefined;
+  const first = value.items[0] as import('yaml').Node;
+  const last = value.items[value.items.length - 1] as import('yaml').Node;
+  const indent = dashIndent(text, first.range![0]);
+  let at = last.range![2];
+  // After the last item's line (with any comment on it), before what follows the list.
+  if (at > 0 && text[at - 1] !== '\n') {
+    const nl = text.indexOf('\n', at);
+    at = nl < 0 ? text.length : nl + 1;
+  }
+  const head = text.slice(0, at);
+  return `${withNewline(head)}${render(entries, indent)}${text.slice(at)}`;
+}
+
+/** A flow list (`ignore: []`): rewritten by the yaml package's Document API, comments kept. */
+function viaDocument(doc: Document, entries: readonly NewEntry[]): string {
+  const list = doc.get('ignore', true) as import('yaml').YAMLSeq;
+  list.flow = false;
+  for (const e of entries) {
+    const node = doc.createNode({ fingerprint: e.fingerprint, reason: e.reason, expires: e.expires });
+    node.commentBefore = ` ${e.comment.replace(/[\r\n\u2028\u2029]+/g, ' ')}`;
+    list.items.push(node);
+  }
+  return doc.toString({ lineWidth: 0 });
+}

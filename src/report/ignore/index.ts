@@ -1,0 +1,72 @@
+// The ignore file for a command: its flags, loaded (and checked: exit 2) before any request.
+import type { Context } from '../../core/context.js';
+import { loadIgnoreFile } from './file.js';
+import type { Finding } from '../../api/findings-types.js';
+import type { ListSource } from '../../core/output/index.js';
+import { IgnoreRules, applyIgnore } from './stage.js';
+
+export interface IgnoreOptions {
+  ignoreFile?: string;
+  /** false with --no-ignore. */
+  ignore?: boolean;
+  showIgnored?: boolean;
+}
+
+/** The rules of the ignore file that applies, or undefined when none does (or --no-ignore). */
+export function loadIgnore(
+  ctx: Pick<Context, 'env' | 'clock'>,
+  opts: IgnoreOptions,
+  cwd: string = process.cwd(),
+): IgnoreRules | undefined {
+  const file = loadIgnoreFile(opts, ctx.env, cwd);
+  return file === undefined ? undefined : new IgnoreRules(file, ctx.clock.now());
+}
+
+/** Whether a format keeps ignored findings: junit always (as skipped), the others with --show-ignored. */
+export function keepsIgnored(format: string | undefined, show: boolean | undefined): boolean {
+  return format === 'junit' || show === true;
+}
+
+export { IgnoreRules, applyIgnore, ignoredOf } from './stage.js';
+
+/** A list source through the ignore stage (the source's page hint and resume command kept). */
+export function withIgnore(
+  source: ListSource<Finding>,
+  rules: IgnoreRules | undefined,
+  format: string,
+  show: boolean | undefined,
+): ListSource<Finding> {
+  if (rules === undefined) return source;
+  const keep = keepsIgnored(format, show);
+  const out: ListSource<Finding> = {
+    [Symbol.asyncIterator]: () =>
+      applyIgnore(source, rules, { keep, show: show === true })[Symbol.asyncIterator](),
+  };
+  if (source.page) out.page = source.page.bind(source);
+  if (source.resume) out.resume = source.resume.bind(source);
+  return out;
+}
+
+/**
+ * After a report: the count left out and the entries' warnings and notices on stderr; under -o github the
+ * expired entries also as workflow warnings on the file and line (cli-contract.md §8).
+ */
+export async function reportIgnore(
+  ctx: Pick<Context, 'io'>,
+  rules: IgnoreRules | undefined,
+  opts: { format?: string; complete: boolean; showIgnored?: boolean; connection?: string },
+): Promise<void> {
+  if (rules === undefined) return;
+  rules.report(ctx.io, {
+    complete: opts.complete,
+    shown: keepsIgnored(opts.format, opts.showIgnored),
+    connection: opts.connection,
+  });
+  if (opts.format === 'github') {
+    const { escapeData, escapeProperty } = await import('../formats/github.js');
+    for (const w of rules.messages({ complete: false }).warnings)
+      ctx.io.out(
+        `::warning file=${escapeProperty(rules.file.display)},line=${w.line}::${escapeData(w.text)}\n`,
+      );
+  }
+}

@@ -1,0 +1,189 @@
+// The ignore stage (cli-contract.md §8): which findings an entry of the ignore file accepts, what each format
+// does with them, and what is said about the entries — expired ones (their findings count again), ones that
+// expire within 14 days, and ones that matched nothing in a complete read.
+import type { Finding } from '../../api/findings-types.js';
+import type { IO } from '../../core/io.js';
+import { fingerprintOf, ruleIdOf } from '../fingerprint.js';
+import { OTHER, rankOf } from '../severity.js';
+import { text } from '../text.js';
+import type { IgnoreEntry, IgnoreFile } from './file.js';
+
+const DAY = 24 * 3600 * 1000;
+
+export interface IgnoredInfo {
+  reason: string;
+  expires: string;
+  /** `<file>:<line>`. */
+  source: string;
+  owner?: string;
+}
+
+/** Formats read an ignored finding's entry through this key (JSON.stringify leaves symbol keys out). */
+export const IGNORED = Symbol('cssctl.ignored');
+
+export function ignoredOf(f: unknown): IgnoredInfo | undefined {
+  return f !== null && typeof f === 'object' ? (f as { [IGNORED]?: IgnoredInfo })[IGNORED] : undefined;
+}
+
+/** `*` any run of characters, `?` one; everything else literal. */
+export function globRegExp(glob: string): RegExp {
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[\\s\\S]*')
+    .replace(/\?/g, '[\\s\\S]');
+  return new RegExp(`^${body}$`);
+}
+
+interface Compiled {
+  entry: IgnoreEntry;
+  resource?: RegExp;
+  matched: number;
+}
+
+export class IgnoreRules {
+  private readonly active: Compiled[] = [];
+  private readonly expired: Compiled[] = [];
+  /** Findings ignored, by severity rank (0 critical … 5 other). */
+  readonly ignoredByRank: number[] = new Array<number>(OTHER + 1).fill(0);
+
+  constructor(
+    readonly file: IgnoreFile,
+    private readonly now: number,
+  ) {
+    for (const entry of file.entries) {
+      const c: Compiled = {
+        entry,
+        matched: 0,
+        ...(entry.resource ? { resource: globRegExp(entry.resource) } : {}),
+      };
+      (entry.expiresAt < now ? this.expired : this.active).push(c);
+    }
+  }
+
+  get ignored(): number {
+    return this.ignoredByRank.reduce((a, n) => a + n, 0);
+  }
+
+  private static matches(c: Compiled, f: Finding, fp: () => string): boolean {
+    const e = c.entry;
+    if (e.fingerprint !== undefined) return fp().startsWith(e.fingerprint);
+    if (ruleIdOf(f) !== e.rule) return false;
+    if (e.connection !== undefined && text(f.connection_alias) !== e.connection) return false;
+    return c.resource === undefined || c.resource.test(text(f.resource));
+  }
+
+  /**
+   * The entry that accepts this finding (undefined when none does), counting matches; `expired` says an expired
+   * entry would have accepted it (it counts again).
+   */
+  check(f: Finding): { info?: IgnoredInfo; expired: boolean } {
+    let fp: string | undefined;
+    const fingerprint = () => (fp ??= fingerprintOf(f));
+    for (const c of this.active) {
+      if (!IgnoreRules.matches(c, f, fingerprint)) continue;
+      c.matched++;
+      this.ignoredByRank[rankOf(f)]!++;
+      const e = c.entry;
+      return {
+        info: {
+          reason: e.reason,
+          expires: e.expires,
+          source: `${this.file.display}:${e.line}`,
+          ...(e.owner ? { owner: e.owner } : {}),
+        },
+        expired: false,
+      };
+    }
+    let expired = false;
+    for (const c of this.expired)
+      if (IgnoreRules.matches(c, f, fingerprint)) {
+        c.matched++;
+        expired = true;
+      }
+    return { expired };
+  }
+
+  /** The lines that report on the entries (warnings for expired ones; notices for expiring and stale ones). */
+  messages(opts: { complete: boolean; connection?: string }): {
+    warnings: { line: number; text: string }[];
+    notices: string[];
+  } {
+    const warnings: { line: number; text: string }[] = [];
+    const notices: string[] = [];
+    const short = (s: string) => (s.length > 60 ? `${s.slice(0, 59)}…` : s);
+    for (const c of this.expired) {
+      const e = c.entry;
+      warnings.push({
+        line: e.line,
+        text: `${this.file.display}:${e.line}: expired on ${e.expires} (${short(e.reason)}); ${c.matched} finding${c.matched === 1 ? '' : 's'} count${c.matched === 1 ? 's' : ''} again`,
+      });
+    }
+    for (const c of this.active) {
+      const e = c.entry;
+      if (e.expiresAt - this.now < 14 * DAY)
+        notices.push(`${this.file.display}:${e.line}: expires on ${e.expires} (${short(e.reason)})`);
+      const inScope =
+        e.connection === undefined || opts.connection === undefined || e.connection === opts.connection;
+      if (opts.complete && inScope && c.matched === 0)
+        notices.push(
+          `${this.file.display}:${e.line}: matched no finding; it may be stale (${short(e.reason)})`,
+        );
+    }
+    return { warnings, notices };
+  }
+
+  /** Says what happened on stderr: the count left out, then the entries' warnings and notices. */
+  report(
+    io: Pick<IO, 'warn' | 'notice'>,
+    opts: { complete: boolean; shown: boolean; connection?: string },
+  ): void {
+    const n = this.ignored;
+    if (n > 0 && !opts.shown)
+      io.notice(
+        `${n} finding${n === 1 ? '' : 's'} ignored by ${this.file.display} (--no-ignore to show them)`,
+      );
+    const { warnings, notices } = this.messages(opts);
+    for (const w of warnings) io.warn(w.text);
+    for (const m of notices) io.notice(m);
+  }
+}
+
+/** Marks an ignored finding; with `show`, json gains `"ignored"` and `"fingerprint"` fields. */
+export function markIgnored(f: Finding, info: IgnoredInfo, show: boolean): Finding {
+  const out: Finding = show
+    ? { ...f, ignored: info, fingerprint: f.fingerprint ?? fingerprintOf(f) }
+    : { ...f };
+  Object.defineProperty(out, IGNORED, { value: info, enumerable: false });
+  // A diff's marker survives the copy.
+  for (const sym of Object.getOwnPropertySymbols(f))
+    if (sym !== IGNORED)
+      Object.defineProperty(out, sym, {
+        value: (f as unknown as Record<symbol, unknown>)[sym],
+        enumerable: false,
+      });
+  return out;
+}
+
+/**
+ * The stage: each finding checked against the rules; an ignored one is left out, or kept marked (`keep`: junit
+ * always, the other formats with --show-ignored). `onExpired` hears of findings an expired entry matched.
+ */
+export async function* applyIgnore(
+  source: AsyncIterable<Finding>,
+  rules: IgnoreRules,
+  opts: { keep: boolean; show: boolean; onExpired?: (f: Finding) => void },
+): AsyncGenerator<Finding> {
+  for await (const f of source) {
+    if (f === null || typeof f !== 'object') {
+      yield f;
+      continue;
+    }
+    const r = rules.check(f);
+    if (r.info) {
+      if (opts.keep) yield markIgnored(f, r.info, opts.show);
+      continue;
+    }
+    if (r.expired) opts.onExpired?.(f);
+    yield f;
+  }
+}

@@ -1,0 +1,183 @@
+// A set of findings from a file (cli-contract.md §8 `<ref>`): a JSON array or ndjson of findings as
+// `findings list -o json|ndjson` writes them, or a SARIF log that cssctl wrote. Anything else is exit 2 naming
+// the file and the line.
+import { closeSync, constants, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Finding } from '../../api/findings-types.js';
+import { UsageError } from '../../core/errors.js';
+import { GIVEN_FINGERPRINT } from '../fingerprint.js';
+import { jsonErrorLine } from './json-error.js';
+
+/** A value names a file when it contains `/` or ends in .json, .ndjson or .sarif. */
+export function isFileRef(value: string): boolean {
+  return value.includes('/') || /\.(json|ndjson|sarif)$/i.test(value);
+}
+
+function bad(path: string, line: number | undefined, what: string): UsageError {
+  return new UsageError(`${path}${line === undefined ? '' : `:${line}`}: ${what}`, {
+    hint: 'give a file that findings list -o json or -o ndjson wrote, or a SARIF log cssctl wrote',
+  });
+}
+
+/** The line of a JSON.parse error: V8's message when it gives one, else found by walking the text. */
+function lineOf(text: string, err: unknown): number | undefined {
+  const m = /\(line (\d+) column \d+\)/.exec(String((err as Error).message));
+  return m ? Number(m[1]) : jsonErrorLine(text);
+}
+
+/** The first non-blank character of the file (which kind of file it is), without reading it whole. */
+function firstChar(path: string): string {
+  // Checked to be a regular file first; O_NONBLOCK so that one swapped for a FIFO never blocks the open.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const buf = Buffer.alloc(4096);
+    for (let pos = 0; ;) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) return '';
+      const m = /\S/.exec(buf.toString('utf8', 0, n));
+      if (m) return m[0];
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkFile(path: string): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`,
+    );
+  }
+  if (!st.isFile()) throw new UsageError(`cannot read ${path}: not a regular file`);
+}
+
+/**
+ * Checks the file and gives its findings as a stream: ndjson is read line by line (memory stays flat); a
+ * JSON array or a SARIF log is parsed whole. Each item must be an object.
+ */
+export function readFindingsFile(path: string): AsyncIterable<Finding> {
+  checkFile(path);
+  const first = firstChar(path);
+  if (first === '') throw bad(path, 1, 'the file is empty');
+  if (first !== '[' && first !== '{') throw bad(path, 1, 'not JSON, ndjson or a SARIF log');
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (first === '[') {
+        yield* jsonArray(path);
+        return;
+      }
+      // An object: a SARIF log (one document) or ndjson (one finding a line).
+      const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+      let n = 0;
+      let firstDoc: unknown;
+      let firstLine = 0;
+      let buffered: string[] | undefined;
+      for await (const line of lines) {
+        n++;
+        if (line.trim() === '') continue;
+        if (buffered) {
+          buffered.push(line);
+          continue;
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          if (firstDoc === undefined) {
+            // Not one JSON value a line: a document over several lines (a SARIF log), read whole below.
+            buffered = [line];
+            firstLine = n;
+            continue;
+          }
+          throw bad(path, n, 'not a JSON value (an ndjson file has one finding a line)');
+        }
+        if (firstDoc === undefined) {
+          firstDoc = value;
+          if (isSarif(value)) {
+            yield* sarifFindings(path, value);
+            return;
+          }
+        }
+        if (value === null || typeof value !== 'object' || Array.isArray(value))
+          throw bad(path, n, 'not a finding (an object)');
+        yield value as Finding;
+      }
+      if (buffered) {
+        lines.close();
+        const { readFileSync } = await import('node:fs');
+        const textAll = readFileSync(path, 'utf8');
+        let doc: unknown;
+        try {
+          doc = JSON.parse(textAll);
+        } catch (err) {
+          throw bad(path, lineOf(textAll, err) ?? firstLine, 'not valid JSON');
+        }
+        if (!isSarif(doc)) throw bad(path, 1, 'a JSON object that is not a SARIF log');
+        yield* sarifFindings(path, doc);
+      }
+    },
+  };
+}
+
+async function* jsonArray(path: string): AsyncGenerator<Finding> {
+  const { readFileSync } = await import('node:fs');
+  const textAll = readFileSync(path, 'utf8');
+  let doc: unknown;
+  try {
+    doc = JSON.parse(textAll);
+  } catch (err) {
+    throw bad(path, lineOf(textAll, err), 'not valid JSON');
+  }
+  if (!Array.isArray(doc)) throw bad(path, 1, 'not a JSON array of findings');
+  for (let i = 0; i < doc.length; i++) {
+    const f: unknown = doc[i];
+    if (f === null || typeof f !== 'object' || Array.isArray(f))
+      throw bad(path, undefined, `item ${i + 1} is not a finding (an object)`);
+    yield f as Finding;
+  }
+}
+
+function isSarif(v: unknown): v is { runs: unknown[] } {
+  return v !== null && typeof v === 'object' && Array.isArray((v as { runs?: unknown }).runs);
+}
+
+interface SarifResult {
+  ruleId?: string;
+  message?: { text?: string };
+  partialFingerprints?: Record<string, string>;
+  properties?: Record<string, unknown>;
+  locations?: { logicalLocations?: { fullyQualifiedName?: string }[] }[];
+}
+
+/** A SARIF log cssctl wrote: fingerprints from cssctlFindingHash/v1, severities from properties.severity. */
+function* sarifFindings(path: string, doc: { runs: unknown[] }): Generator<Finding> {
+  for (const run of doc.runs as {
+    tool?: { driver?: { name?: string; rules?: { id?: string; shortDescription?: { text?: string } }[] } };
+    results?: SarifResult[];
+  }[]) {
+    if (run?.tool?.driver?.name !== 'cssctl') throw bad(path, 1, 'a SARIF log that cssctl did not write');
+    const titles = new Map((run.tool.driver.rules ?? []).map((r) => [r.id, r.shortDescription?.text]));
+    for (const r of run.results ?? []) {
+      const fingerprint = r.partialFingerprints?.['cssctlFindingHash/v1'];
+      const severity = r.properties?.severity;
+      if (typeof fingerprint !== 'string' || typeof severity !== 'string')
+        throw bad(path, undefined, 'a SARIF result without cssctlFindingHash/v1 or properties.severity');
+      const id = r.properties?.['finding-id'];
+      const connection = r.properties?.connection;
+      yield {
+        id: typeof id === 'string' ? id : '',
+        severity,
+        title: titles.get(r.ruleId) ?? r.message?.text,
+        resource: r.locations?.[0]?.logicalLocations?.[0]?.fullyQualifiedName,
+        ...(typeof connection === 'string' ? { connection_alias: connection } : {}),
+        rule_id: r.ruleId,
+        [GIVEN_FINGERPRINT]: fingerprint,
+      } as Finding;
+    }
+  }
+}

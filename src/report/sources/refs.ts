@@ -1,0 +1,137 @@
+// What `--base`, `--head` and `--baseline` name (cli-contract.md §8): a scan id, `latest` (a base only) or a
+// file; and how each becomes a set of findings.
+import type { Finding, Scan } from '../../api/findings-types.js';
+import { getScan, listScans } from '../../api/findings.js';
+import { Paginator, idOfObject } from '../../api/paginate.js';
+import { isFailed, isFinal } from '../../api/scan-status.js';
+import type { Context } from '../../core/context.js';
+import { UsageError } from '../../core/errors.js';
+import { useExportHeap } from '../../core/heap.js';
+import type { ApiClient } from '../../core/http/client.js';
+import { BaseIndex } from '../diff.js';
+import { isFileRef, readFindingsFile } from './file.js';
+import { scanFindings } from './findings.js';
+import { ALL_PAGE_SIZE, withPageSizeFallback } from './pages.js';
+
+export type Ref =
+  | { kind: 'scan'; id: string }
+  | { kind: 'latest' }
+  | { kind: 'file'; path: string; items?: AsyncIterable<Finding> };
+
+/** Checks the files that refs name (exit 2 naming them) before any request is sent. */
+export function openFileRefs(...refs: Ref[]): void {
+  for (const ref of refs) if (ref.kind === 'file') ref.items ??= readFindingsFile(ref.path);
+}
+
+/** Parses a ref; a file ref's file is checked later, still before any request. */
+export function parseRef(raw: string, flag: string): Ref {
+  const value = raw.trim();
+  if (value === '') throw new UsageError(`${flag} must not be empty`);
+  if (value === 'latest') {
+    if (flag === '--head')
+      throw new UsageError('--head latest: latest names a base only; give a scan id or a file');
+    return { kind: 'latest' };
+  }
+  if (isFileRef(value)) return { kind: 'file', path: value };
+  if (/[\s?#]/.test(value) || value === '.' || value === '..')
+    throw new UsageError(`invalid scan id "${raw}" for ${flag}`);
+  return { kind: 'scan', id: value };
+}
+
+export function describeRef(ref: Ref): string {
+  return ref.kind === 'scan' ? `scan ${ref.id}` : ref.kind === 'file' ? ref.path : 'the latest scan';
+}
+
+/**
+ * A scan whose findings can be compared: it exists (else exit 5) and is final (else exit 2 with a hint to wait
+ * for it first). A failed scan has no findings to compare (exit 2 too).
+ */
+export async function finalScan(client: ApiClient, id: string, flag: string): Promise<Scan> {
+  const scan = await getScan(client, id);
+  if (!isFinal(scan.status))
+    throw new UsageError(`${flag} scan ${id} is still ${scan.status}: it has no final findings yet`, {
+      hint: `wait for it first: cssctl scans wait ${id}`,
+    });
+  if (isFailed(scan.status))
+    throw new UsageError(`${flag} scan ${id} ${scan.status}: it has no findings to compare`);
+  return scan;
+}
+
+/**
+ * `latest`: the newest completed scan of the head's connection created before it, found over every page of
+ * `GET /scans?status=completed` whatever order the service lists them in. Undefined when there is none.
+ */
+export async function latestBefore(ctx: Context, client: ApiClient, head: Scan): Promise<Scan | undefined> {
+  const headAt = Date.parse(String(head.created_at ?? ''));
+  const pager = new Paginator<Scan>(
+    withPageSizeFallback(
+      (offset, limit) => listScans(client, { offset, limit, status: 'completed' }),
+      undefined,
+    ),
+    {
+      pageSize: ALL_PAGE_SIZE,
+      startOffset: 0,
+      idOf: (s) => idOfObject(s, 'scan_id', 'id'),
+      io: ctx.io,
+      label: 'scans',
+    },
+  );
+  let best: { scan: Scan; at: number } | undefined;
+  for await (const s of pager) {
+    if (s === null || typeof s !== 'object') continue;
+    const id = String(s.scan_id ?? s.id ?? '');
+    if (id === '' || id === head.scan_id) continue;
+    if (s.connection_alias !== head.connection_alias) continue;
+    if (typeof s.status === 'string' && s.status.toLowerCase() !== 'completed') continue;
+    const at = Date.parse(String(s.created_at ?? ''));
+    if (!Number.isFinite(at) || (Number.isFinite(headAt) && at >= headAt)) continue;
+    if (best === undefined || at > best.at) best = { scan: { ...s, scan_id: id }, at };
+  }
+  return best?.scan;
+}
+
+/** The findings of a final scan, read whole. */
+function findingsOfScan(ctx: Context, client: ApiClient, id: string, resume: string): AsyncIterable<Finding> {
+  return scanFindings(ctx, client, id, [], resume);
+}
+
+export interface Base {
+  index: BaseIndex;
+  /** What the base was: `scan scn_1`, `./base.json`, or undefined when `latest` found no earlier scan. */
+  label?: string;
+}
+
+/** Reads a base into memory (only what the comparison needs). */
+export async function loadBase(
+  ctx: Context,
+  api: () => Promise<ApiClient>,
+  ref: Ref,
+  head: Scan | undefined,
+  flag: string,
+  resume: string,
+): Promise<Base> {
+  // Two whole sets are read: the export's V8 settings (core/heap.ts) keep the peak near one export's.
+  useExportHeap();
+  const index = new BaseIndex();
+  let source: AsyncIterable<Finding>;
+  let label: string;
+  if (ref.kind === 'file') {
+    source = ref.items ?? readFindingsFile(ref.path);
+    label = ref.path;
+  } else {
+    const client = await api();
+    let id: string;
+    if (ref.kind === 'latest') {
+      if (head === undefined) throw new UsageError(`${flag} latest needs a scan to compare with, not a file`);
+      const found = await latestBefore(ctx, client, head);
+      if (found === undefined) return { index };
+      id = found.scan_id;
+    } else {
+      id = (await finalScan(client, ref.id, flag)).scan_id;
+    }
+    source = findingsOfScan(ctx, client, id, resume);
+    label = `scan ${id}`;
+  }
+  for await (const f of source) if (f !== null && typeof f === 'object') index.add(f);
+  return { index, label };
+}

@@ -1,0 +1,471 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/api/findings-types.js';
+import { ignore } from '../../src/commands/findings/ignore.js';
+import { list } from '../../src/commands/findings/list.js';
+import { wait } from '../../src/commands/scans/wait.js';
+import { fingerprintOf } from '../../src/report/fingerprint.js';
+import { appendEntries, parseExpires } from '../../src/report/ignore/append.js';
+import { findIgnoreFile, loadIgnoreFile, parseIgnoreText } from '../../src/report/ignore/file.js';
+import { IgnoreRules, globRegExp } from '../../src/report/ignore/stage.js';
+import { finding } from '../helpers/report.js';
+import { json, verbWorld } from '../helpers/verb.js';
+
+const work = mkdtempSync(join(tmpdir(), 'cssctl-ignore-test-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+let n = 0;
+function dir(): string {
+  const d = join(work, `d${n++}`);
+  mkdirSync(d, { recursive: true });
+  return d;
+}
+
+const EXAMPLE = `# .cssctl-ignore.yaml
+version: 1
+ignore:
+  - fingerprint: 9c1f0a3b5d7e        # one finding
+    reason: Static website bucket, public by design (SEC-1234)
+    expires: 2027-03-31
+
+  - rule: s3-bucket-public-read      # every finding of a rule ...
+    resource: "arn:aws:s3:::static-*"
+    connection: prod
+    reason: Marketing buckets are reviewed quarterly
+    expires: 2027-01-15
+    owner: secops@acme.test
+`;
+
+const parse = (text: string) => parseIgnoreText(text, '/x/.cssctl-ignore.yaml', '.cssctl-ignore.yaml').file;
+
+describe('the ignore file: checks', () => {
+  it("reads the contract's example", () => {
+    const f = parse(EXAMPLE);
+    expect(f.entries).toMatchObject([
+      {
+        line: 4,
+        fingerprint: '9c1f0a3b5d7e',
+        expires: '2027-03-31',
+        reason: expect.stringContaining('SEC-1234'),
+      },
+      {
+        line: 8,
+        rule: 's3-bucket-public-read',
+        resource: 'arn:aws:s3:::static-*',
+        connection: 'prod',
+        owner: 'secops@acme.test',
+      },
+    ]);
+    expect(f.entries[0]!.expiresAt).toBe(Date.UTC(2027, 2, 31, 23, 59, 59, 999));
+  });
+
+  it.each([
+    [
+      'unknown key, with a guess',
+      'version: 1\nignore:\n  - rule: r\n    reason: x\n    expire: 2027-01-01\n',
+      '.cssctl-ignore.yaml:5:5: unknown key "expire" — did you mean "expires"?',
+    ],
+    [
+      'unknown top key',
+      'version: 1\nignores: []\n',
+      '.cssctl-ignore.yaml:2:1: unknown key "ignores" — did you mean "ignore"?',
+    ],
+    [
+      'missing reason',
+      'version: 1\nignore:\n  - rule: r\n    expires: never\n',
+      '.cssctl-ignore.yaml:3:5: an entry needs a non-empty "reason"',
+    ],
+    [
+      'empty reason',
+      'version: 1\nignore:\n  - rule: r\n    reason: ""\n    expires: never\n',
+      '.cssctl-ignore.yaml:4:13: an entry needs a non-empty "reason"',
+    ],
+    [
+      'missing expiry',
+      'version: 1\nignore:\n  - rule: r\n    reason: x\n',
+      '.cssctl-ignore.yaml:3:5: an entry needs "expires"',
+    ],
+    [
+      'bad date',
+      'version: 1\nignore:\n  - rule: r\n    reason: x\n    expires: 2027-02-30\n',
+      '.cssctl-ignore.yaml:5:14: bad date "2027-02-30"',
+    ],
+    [
+      'both',
+      'version: 1\nignore:\n  - rule: r\n    fingerprint: 9c1f0a3b5d7e\n    reason: x\n    expires: never\n',
+      'either "fingerprint" or "rule", not both',
+    ],
+    [
+      'neither',
+      'version: 1\nignore:\n  - reason: x\n    expires: never\n',
+      '.cssctl-ignore.yaml:3:5: an entry needs "fingerprint"',
+    ],
+    [
+      'short fingerprint',
+      'version: 1\nignore:\n  - fingerprint: 9c1f\n    reason: x\n    expires: never\n',
+      'a fingerprint is 12 to 64 hex digits',
+    ],
+    ['no version', 'ignore: []\n', '"version: 1" is required'],
+    ['version 2', 'version: 2\nignore: []\n', '.cssctl-ignore.yaml:1:10: unsupported version 2'],
+    ['YAML error', 'version: 1\nignore:\n  - rule: [\n', '.cssctl-ignore.yaml:'],
+    ['duplicate key', 'version: 1\nversion: 1\n', '.cssctl-ignore.yaml:2:1: Map keys must be unique'],
+  ])('%s: exit 2 with file:line:column', (_name, text, message) => {
+    let err: unknown;
+    try {
+      parse(text);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error).message).toContain(message);
+    expect((err as { exitCode?: number }).exitCode ?? 2).toBe(2);
+  });
+
+  it('a digits-only fingerprint and an unquoted date stay as written', () => {
+    const f = parse(
+      'version: 1\nignore:\n  - fingerprint: 123456789012\n    reason: x\n    expires: 2027-01-01\n',
+    );
+    expect(f.entries[0]).toMatchObject({ fingerprint: '123456789012', expires: '2027-01-01' });
+  });
+
+  it('a symbolic link to elsewhere, a huge file, a file that is not UTF-8: a clear error', () => {
+    const d = dir();
+    const outside = join(dir(), 'real.yaml');
+    writeFileSync(outside, 'version: 1\n');
+    symlinkSync(outside, join(d, '.cssctl-ignore.yaml'));
+    expect(() => loadIgnoreFile({}, {}, d)).toThrow('is a symbolic link to a file elsewhere');
+    const d2 = dir();
+    writeFileSync(join(d2, '.cssctl-ignore.yaml'), `version: 1\n#${'x'.repeat(1024 * 1024)}\n`);
+    expect(() => loadIgnoreFile({}, {}, d2)).toThrow('more than an ignore file can be (1 MiB)');
+    const d3 = dir();
+    writeFileSync(
+      join(d3, '.cssctl-ignore.yaml'),
+      Buffer.concat([Buffer.from('version: 1\n# caf'), Buffer.from([0xe9, 0x0a])]),
+    );
+    expect(() => loadIgnoreFile({}, {}, d3)).toThrow(
+      '.cssctl-ignore.yaml:2:6: the ignore file is not UTF-8 text',
+    );
+    // A FIFO is never opened (the open would block, deaf to Ctrl-C).
+    const d5 = dir();
+    execFileSync('mkfifo', [join(d5, '.cssctl-ignore.yaml')]);
+    expect(() => loadIgnoreFile({}, {}, d5)).toThrow('the ignore file is not a regular file');
+    // A link within its own folder is read.
+    const d4 = dir();
+    writeFileSync(join(d4, 'rules.yaml'), 'version: 1\n');
+    symlinkSync(join(d4, 'rules.yaml'), join(d4, '.cssctl-ignore.yaml'));
+    expect(loadIgnoreFile({}, {}, d4)?.entries).toStrictEqual([]);
+  });
+});
+
+describe('the ignore file: which one', () => {
+  it('--ignore-file or CSSCTL_IGNORE_FILE must exist; else the nearest parent, stopping at the .git folder', () => {
+    const repo = dir();
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'a/b'), { recursive: true });
+    writeFileSync(join(repo, '.cssctl-ignore.yaml'), 'version: 1\n');
+    expect(findIgnoreFile({}, {}, join(repo, 'a/b'))).toBe(join(repo, '.cssctl-ignore.yaml'));
+    // Above the repository root nothing is looked for.
+    const outer = dir();
+    writeFileSync(join(outer, '.cssctl-ignore.yaml'), 'version: 1\n');
+    const inner = join(outer, 'repo');
+    mkdirSync(join(inner, '.git'), { recursive: true });
+    expect(findIgnoreFile({}, {}, inner)).toBeUndefined();
+    expect(findIgnoreFile({ ignore: false }, {}, join(repo, 'a'))).toBeUndefined();
+    expect(() => findIgnoreFile({ ignoreFile: 'nope.yaml' }, {}, repo)).toThrow(
+      'nope.yaml: no such ignore file (--ignore-file)',
+    );
+    expect(() => findIgnoreFile({}, { CSSCTL_IGNORE_FILE: 'nope.yaml' }, repo)).toThrow(
+      '(CSSCTL_IGNORE_FILE)',
+    );
+  });
+});
+
+describe('the ignore file: matching and expiry', () => {
+  const now = Date.UTC(2026, 11, 1, 12);
+  const rules = (text: string) => new IgnoreRules(parse(text), now);
+
+  it('a fingerprint prefix; a rule narrowed by a resource glob and a connection', () => {
+    const f = finding({
+      id: 'a',
+      rule_id: 'r1',
+      resource: 'arn:aws:s3:::static-www',
+      connection_alias: 'prod',
+    });
+    const fp = fingerprintOf(f);
+    const byFp = rules(
+      `version: 1\nignore:\n  - fingerprint: ${fp.slice(0, 12)}\n    reason: x\n    expires: never\n`,
+    );
+    expect(byFp.check(f).info).toMatchObject({
+      reason: 'x',
+      expires: 'never',
+      source: '.cssctl-ignore.yaml:3',
+    });
+    expect(byFp.check({ ...f, resource: 'other' }).info).toBeUndefined();
+    const byRule = rules(
+      'version: 1\nignore:\n  - rule: r1\n    resource: "arn:aws:s3:::static-*"\n    connection: prod\n    reason: y\n    expires: never\n',
+    );
+    expect(byRule.check(f).info?.reason).toBe('y');
+    expect(byRule.check({ ...f, connection_alias: 'dev' }).info).toBeUndefined();
+    expect(byRule.check({ ...f, resource: 'arn:aws:s3:::data' }).info).toBeUndefined();
+    expect(globRegExp('a?c*').test('abc-[x]')).toBe(true);
+    expect(globRegExp('a.c').test('abc')).toBe(false);
+  });
+
+  it('an entry lasts until the end of its day (UTC); then its findings count again, with a warning naming it', () => {
+    const f = finding({ id: 'a', rule_id: 'r1' });
+    const today = rules(
+      'version: 1\nignore:\n  - rule: r1\n    reason: Static website bucket\n    expires: 2026-12-01\n',
+    );
+    expect(today.check(f).info).toBeDefined();
+    const past = rules(
+      'version: 1\nignore:\n  - rule: r1\n    reason: Static website bucket\n    expires: 2026-11-30\n',
+    );
+    expect(past.check(f)).toStrictEqual({ expired: true });
+    past.check(f);
+    past.check(f);
+    const { warnings } = past.messages({ complete: true });
+    expect(warnings).toStrictEqual([
+      {
+        line: 3,
+        text: '.cssctl-ignore.yaml:3: expired on 2026-11-30 (Static website bucket); 3 findings count again',
+      },
+    ]);
+  });
+
+  it('notices: an entry that expires within 14 days; one that matched nothing in a complete read', () => {
+    const r = rules(
+      'version: 1\nignore:\n  - rule: soon\n    reason: a\n    expires: 2026-12-10\n  - rule: never-seen\n    reason: b\n    expires: never\n  - rule: other\n    connection: dev\n    reason: c\n    expires: never\n',
+    );
+    expect(r.messages({ complete: true, connection: 'prod' }).notices).toStrictEqual([
+      '.cssctl-ignore.yaml:3: expires on 2026-12-10 (a)',
+      '.cssctl-ignore.yaml:3: matched no finding; it may be stale (a)',
+      '.cssctl-ignore.yaml:6: matched no finding; it may be stale (b)',
+    ]);
+    expect(r.messages({ complete: false }).notices).toStrictEqual([
+      '.cssctl-ignore.yaml:3: expires on 2026-12-10 (a)',
+    ]);
+  });
+});
+
+describe('findings ignore: appending', () => {
+  const entry = {
+    fingerprint: 'ab'.repeat(32),
+    reason: 'Accepted: see SEC-9',
+    expires: '2027-01-01',
+    comment: 'Title — arn',
+  };
+
+  it('keeps every other byte of the file: comments, order, blank lines', () => {
+    const after = appendEntries(EXAMPLE, [entry], '.cssctl-ignore.yaml');
+    const added = after.split('\n').filter((l) => !EXAMPLE.split('\n').includes(l));
+    expect(added).toStrictEqual([
+      '  # Title — arn',
+      `  - fingerprint: ${'ab'.repeat(32)}`,
+      '    reason: "Accepted: see SEC-9"',
+      '    expires: 2027-01-01',
+    ]);
+    // Removing the added lines gives the file back, byte for byte.
+    expect(
+      after
+        .split('\n')
+        .filter((l) => !added.includes(l))
+        .join('\n'),
+    ).toBe(EXAMPLE);
+    expect(parse(after).entries).toHaveLength(3);
+  });
+
+  it('a new file, an empty list, a missing list, a flow list, a file without a final newline', () => {
+    expect(appendEntries(undefined, [entry], 'f')).toBe(
+      `version: 1\nignore:\n  # Title — arn\n  - fingerprint: ${'ab'.repeat(32)}\n    reason: "Accepted: see SEC-9"\n    expires: 2027-01-01\n`,
+    );
+    for (const text of [
+      'version: 1\nignore:\n# end\n',
+      'version: 1 # v\n',
+      'version: 1\nignore: []\n',
+      EXAMPLE.trimEnd(),
+    ])
+      expect(parse(appendEntries(text, [entry], 'f')).entries.at(-1)?.fingerprint).toBe('ab'.repeat(32));
+    expect(appendEntries('version: 1\nignore:\n# end\n', [entry], 'f')).toContain('# end\n');
+  });
+
+  it('--expires: a date, <n>d, never; 90 days by default', () => {
+    const now = Date.UTC(2026, 10, 25);
+    expect(parseExpires(undefined, now)).toBe('2027-02-23');
+    expect(parseExpires('30d', now)).toBe('2026-12-25');
+    expect(parseExpires('never', now)).toBe('never');
+    expect(parseExpires('2027-05-01', now)).toBe('2027-05-01');
+    expect(() => parseExpires('soon', now)).toThrow('invalid --expires "soon"');
+    expect(() => parseExpires('2026-11-24', now)).toThrow('that day has passed');
+    expect(parseExpires('2026-11-25', now)).toBe('2026-11-25');
+  });
+});
+
+describe('findings ignore (verb)', () => {
+  const f1 = {
+    id: 'fnd_1',
+    severity: 'high',
+    title: 'Public bucket',
+    resource: 'arn:aws:s3:::b',
+    rule_id: 'r',
+  };
+
+  it('looks the finding up, appends one entry and writes the file; a second time it is already covered', async () => {
+    const d = dir();
+    const w = verbWorld([json(f1)]);
+    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'by design' }, ['fnd_1'])).toBe(0);
+    const text = readFileSync(join(d, '.cssctl-ignore.yaml'), 'utf8');
+    expect(parse(text).entries).toMatchObject([
+      { fingerprint: fingerprintOf(f1 as Finding), reason: 'by design' },
+    ]);
+    expect(text).toContain('# Public bucket — arn:aws:s3:::b (finding fnd_1)');
+    const again = verbWorld([json(f1)]);
+    expect(await again.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'again' }, ['fnd_1'])).toBe(0);
+    expect(again.stderr.text).toContain('finding fnd_1 is already ignored by .cssctl-ignore.yaml:');
+    expect(readFileSync(join(d, '.cssctl-ignore.yaml'), 'utf8')).toBe(text);
+  });
+
+  it('without --reason: exit 2 before any request; a bad file: exit 2 before any request', async () => {
+    const w = verbWorld([]);
+    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, dir()), {}, ['fnd_1'])).toBe(2);
+    const d = dir();
+    writeFileSync(join(d, '.cssctl-ignore.yaml'), 'version: 1\nignore:\n  - rule: r\n');
+    const bad = verbWorld([]);
+    expect(await bad.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(2);
+    expect(bad.stderr.text).toContain('.cssctl-ignore.yaml:3:5:');
+  });
+
+  it('a file that changed while cssctl worked is left as it is (exit 1)', async () => {
+    const d = dir();
+    const path = join(d, '.cssctl-ignore.yaml');
+    writeFileSync(path, 'version: 1\nignore: []\n');
+    const w = verbWorld([
+      (req) => {
+        writeFileSync(path, 'version: 1\nignore: []\n# edited meanwhile\n');
+        return {
+          status: 200,
+          body: JSON.stringify({ ...f1, id: new URL(req.url).pathname.split('/').at(-1) }),
+        };
+      },
+    ]);
+    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(1);
+    expect(w.stderr.text).toContain('changed while cssctl was adding to it');
+    expect(readFileSync(path, 'utf8')).toBe('version: 1\nignore: []\n# edited meanwhile\n');
+  });
+});
+
+describe('ignored findings in the reports and the gate', () => {
+  const fs = [
+    { id: 'a', severity: 'critical', title: 'T', resource: 'arn:a', rule_id: 'accepted' },
+    { id: 'b', severity: 'low', title: 'T', resource: 'arn:b', rule_id: 'other' },
+  ];
+  function ignoreFileIn(d: string): string {
+    const p = join(d, 'ign.yaml');
+    writeFileSync(
+      p,
+      'version: 1\nignore:\n  - rule: accepted\n    reason: Known and accepted\n    expires: never\n',
+    );
+    return p;
+  }
+
+  it('findings list leaves them out with one line; --show-ignored keeps them with "ignored" and "fingerprint"', async () => {
+    const p = ignoreFileIn(dir());
+    const w = verbWorld([json({ total: 2, findings: fs })], { output: 'json' });
+    expect(await w.run(list, { ignoreFile: p })).toBe(0);
+    expect((JSON.parse(w.stdout.text) as { id: string }[]).map((x) => x.id)).toStrictEqual(['b']);
+    expect(w.stderr.text).toMatch(/1 finding ignored by .*ign\.yaml \(--no-ignore to show them\)/);
+    const shown = verbWorld([json({ total: 2, findings: fs })], { output: 'json' });
+    expect(await shown.run(list, { ignoreFile: p, showIgnored: true })).toBe(0);
+    const out = JSON.parse(shown.stdout.text) as Record<string, unknown>[];
+    expect(out[0]).toMatchObject({
+      id: 'a',
+      fingerprint: fingerprintOf(fs[0] as Finding),
+      ignored: {
+        reason: 'Known and accepted',
+        expires: 'never',
+        source: expect.stringMatching(/ign\.yaml:3$/),
+      },
+    });
+    const csv = verbWorld([json({ total: 2, findings: fs })], { output: 'csv' });
+    expect(await csv.run(list, { ignoreFile: p, showIgnored: true })).toBe(0);
+    const [header, first] = csv.stdout.text.split('\n');
+    expect(header).toMatch(/,ignored,fingerprint$/);
+    expect(first).toContain('Known and accepted (until never; ');
+    expect(first!.endsWith(fingerprintOf(fs[0] as Finding))).toBe(true);
+    const none = verbWorld([json({ total: 2, findings: fs })], { output: 'json' });
+    expect(await none.run(list, { ignoreFile: p, ignore: false })).toBe(0);
+    expect(JSON.parse(none.stdout.text)).toHaveLength(2);
+  });
+
+  it('junit keeps them as skipped; sarif leaves them out unless --show-ignored (then suppressions); github never', async () => {
+    const p = ignoreFileIn(dir());
+    const junit = verbWorld([json({ total: 2, findings: fs })], { output: 'junit' });
+    expect(await junit.run(list, { ignoreFile: p })).toBe(0);
+    expect(junit.stdout.text).toContain('<skipped message="ignored until never: Known and accepted');
+    const sarif = verbWorld([json({ total: 2, findings: fs })], { output: 'sarif' });
+    await sarif.run(list, { ignoreFile: p });
+    expect(sarif.stdout.text).not.toContain('"finding-id":"a"');
+    const kept = verbWorld([json({ total: 2, findings: fs })], { output: 'sarif' });
+    await kept.run(list, { ignoreFile: p, showIgnored: true });
+    expect(kept.stdout.text).toContain(
+      '"suppressions":[{"kind":"external","status":"accepted","justification":"Known and accepted"}]',
+    );
+    const github = verbWorld([json({ total: 2, findings: fs })], { output: 'github' });
+    await github.run(list, { ignoreFile: p, showIgnored: true });
+    expect(github.stdout.text).not.toContain('finding a');
+  });
+
+  it('an ignored finding never counts for --fail-on: the scan is read once instead of counted', async () => {
+    const p = ignoreFileIn(dir());
+    const scan = {
+      scan_id: 'scn_1',
+      status: 'completed',
+      connection_alias: 'prod',
+      critical_count: 1,
+      total_findings: 2,
+    };
+    const w = verbWorld([json(scan), json({ total: 2, findings: fs })]);
+    expect(await w.run(wait, { failOn: 'critical', ignoreFile: p }, ['scn_1'])).toBe(0);
+    expect(w.requests()).toStrictEqual(['GET /scans/scn_1', 'GET /findings?limit=1000&scan_id=scn_1']);
+    expect(w.stderr.text).toContain('1 ignored by');
+    expect(w.stderr.text).toContain('none at or above critical');
+  });
+});
+
+describe('the ignore file in a comparison', () => {
+  it('an ignored head finding is neither shown nor gated; one an expired entry covered is new with why=ignore-expired', async () => {
+    const { diff } = await import('../../src/commands/findings/diff.js');
+    const d = dir();
+    const base = join(d, 'base.ndjson');
+    const head = join(d, 'head.ndjson');
+    const f = (id: string, rule: string, severity = 'critical') =>
+      JSON.stringify({
+        id,
+        severity,
+        title: 'T',
+        resource: `arn:${rule}`,
+        rule_id: rule,
+        connection_alias: 'prod',
+      });
+    writeFileSync(base, `${f('a', 'old')}\n`);
+    writeFileSync(head, `${f('b', 'old')}\n${f('c', 'accepted')}\n${f('e', 'lapsed')}\n`);
+    const ign = join(d, 'ign.yaml');
+    writeFileSync(
+      ign,
+      'version: 1\nignore:\n  - rule: accepted\n    reason: ok\n    expires: never\n  - rule: lapsed\n    reason: was ok\n    expires: 2020-01-01\n',
+    );
+    const w = verbWorld([], { output: 'ndjson' });
+    expect(await w.run(diff, { base, head, ignoreFile: ign, failOn: 'critical' })).toBe(10);
+    const out = w.stdout.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; state: string; why?: string });
+    expect(out.map((x) => [x.id, x.state, x.why])).toStrictEqual([
+      ['b', 'unchanged', undefined],
+      ['e', 'new', 'ignore-expired'],
+    ]);
+    expect(w.stderr.text).toContain('has 1 new or raised finding at or above critical: 1 critical');
+    expect(w.stderr.text).toMatch(/ign\.yaml:6: expired on 2020-01-01 \(was ok\); 1 finding counts again/);
+    expect(w.stderr.text).toMatch(/1 finding ignored by .*ign\.yaml/);
+  });
+});
