@@ -89,6 +89,16 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   config: ['cssctl config list', 'cssctl config set output json'],
   'auth switch': ['cssctl auth switch staging', 'cssctl auth switch default'],
   'config profiles': ['cssctl config profiles', 'cssctl config profiles --json'],
+  'findings get': ['cssctl findings get fnd_123', 'cssctl findings get fnd_123 --json'],
+  'findings diff': [
+    'cssctl findings diff --base latest --head scn_123',
+    'cssctl findings diff --base ./baseline.json --head scn_123 --state new --fail-on high',
+    'cssctl findings diff --base scn_100 --head scn_123 -o sarif --output-file results.sarif',
+  ],
+  'findings ignore': [
+    'cssctl findings ignore fnd_123 --reason "public by design (SEC-1234)" --expires 2027-03-31',
+    'cssctl findings ignore fnd_1 fnd_2 --reason "reviewed quarterly" --expires 90d',
+  ],
   'findings summary': [
     'cssctl findings summary',
     'cssctl findings summary --by connection',

@@ -125,7 +125,7 @@ describe('scans wait (verb)', () => {
   it('an unknown status until --wait-timeout: exit 9 with the resume command', async () => {
     const w = verbWorld(
       [
-        json(scan({ status: 'skipped' })),
+        // No poll is sent at the deadline itself (it would have no time left for its answer): three, not four.
         json(scan({ status: 'skipped' })),
         json(scan({ status: 'skipped' })),
         json(scan({ status: 'skipped' })),
