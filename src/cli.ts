@@ -1,7 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Clock } from './core/clock.js';
 import { Context, type GlobalOptions } from './core/context.js';
-import { ApiError, CliError, ExitCode, InterruptedError, UsageError, exitCodeFor } from './core/errors.js';
+import {
+  ApiError,
+  CliError,
+  ExitCode,
+  InterruptedError,
+  SilentExit,
+  UsageError,
+  exitCodeFor,
+} from './core/errors.js';
 import { IO, type Streams } from './core/io.js';
 import { isBrokenPipe } from './core/sink.js';
 import { terminalText } from './core/terminal-text.js';
@@ -220,6 +228,7 @@ async function failed(err: unknown, io: IO, signal: AbortSignal, jsonErrors: boo
 
 /** One line on stderr (or one JSON object with -o json/ndjson); a stack trace only with --verbose. */
 export function reportError(io: IO, err: unknown, json: boolean): void {
+  if (err instanceof SilentExit) return;
   const e = err instanceof Error ? err : new Error(String(err));
   const api = e instanceof ApiError ? e : e.cause instanceof ApiError ? e.cause : undefined;
   if (json) {

@@ -223,3 +223,6 @@ export class ExitError extends CliError {
     super(message);
   }
 }
+
+/** An exit code that is the whole answer, with nothing on stderr (`--jq-exit-status`, as `jq -e`). */
+export class SilentExit extends ExitError {}

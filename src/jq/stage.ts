@@ -3,7 +3,7 @@
 // document (for --all/--paginate the whole list, so `length` and `group_by` see every item — memory grows
 // with the list, as the document does); with -o ndjson the filter runs over each chunk of lines as the sink
 // hands them on (64 KiB at most, or what was written before the command paused), so memory stays flat.
-import { CliError, ExitError, UsageError } from '../core/errors.js';
+import { CliError, SilentExit, UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 import { terminalText } from '../core/terminal-text.js';
 import { JqProgram, type JqRun } from './engine.js';
@@ -142,11 +142,11 @@ class Stage implements JqStage {
       this.ndjson(rest, (out) => this.io.out(out));
     }
     if (this.opts.exitStatus && gate) {
-      // As jq -e: the last result decides; no result at all is a failure too (jq's own code for that, 4, is
+      // As jq -e: the last result decides, silently; no result at all is a failure too (jq's own code for that, 4, is
       // cssctl's "forbidden").
-      if (this.results === 0) throw new ExitError('--jq-exit-status: the filter gave no result', 1);
+      if (this.results === 0) throw new SilentExit('--jq-exit-status: the filter gave no result', 1);
       if (this.last === 'false' || this.last === 'null')
-        throw new ExitError(`--jq-exit-status: the last result is ${this.last}`, 1);
+        throw new SilentExit(`--jq-exit-status: the last result is ${this.last}`, 1);
     }
   }
 

@@ -103,6 +103,8 @@ describe('--jq through the binary', () => {
     ]);
     expect(crit.stdout).toBe('false\n');
     expect(crit.code).toBe(1);
+    // As jq -e: the exit code is the answer, nothing is said on stderr.
+    expect(crit.stderr).toBe('');
     const ok = await w.run(['findings', 'list', '--all', '--jq', 'length > 0', '--jq-exit-status']);
     expect(ok.code).toBe(0);
   });
