@@ -124,14 +124,10 @@ async function withSandbox(sandboxEnv, fn) {
 }
 
 /**
- * The V8 settings cssctl gives itself for an export (src/core/heap.ts): a small young generation among them.
- * The bare pager is also run with them, to tell what they buy from what cssctl's own code costs.
+ * The V8 settings an export runs under (bin/cssctl.js relaunches node with them): a small young generation
+ * among them. The bare pager is also run with them, to tell what they buy from what cssctl's own code costs.
  */
-const V8_SETTINGS = (() => {
-  const m = /EXPORT_V8_FLAGS = '([^']+)'/.exec(readFileSync(join(root, 'src/core/heap.ts'), 'utf8'));
-  if (!m) throw new Error('bench: EXPORT_V8_FLAGS not found in src/core/heap.ts');
-  return m[1].split(' ');
-})();
+const V8_SETTINGS = (await import(bin)).EXPORT_V8_FLAGS;
 const sha = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
 /** `findings list` is another branch's work: its cases run once the command is in the build. */
 const hasFindingsList = spawnSync(process.execPath, [bin, 'findings', 'list', '--help'], {

@@ -215,10 +215,3 @@ const workerBuild = await build({
 );
 // dist/help.json: --version and --help answered by bin/cssctl.js without loading the CLI.
 await (await import('./gen-help.mjs')).writeHelpFile();
-// dist/cli-<build>-<v8>-<arch>.cache: the CLI's compiled code, taken after running a few commands.
-// Without one the CLI still works, compiled from source as it goes (a test in test/e2e/startup.test.ts fails).
-try {
-  await (await import('./code-cache.mjs')).writeCodeCache();
-} catch (err) {
-  console.warn(`warning: ${err.message}; cssctl will start slower without it`);
-}

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CliError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
-import { useExportHeap } from '../core/heap.js';
 
 export interface Page<T> {
   items: T[];
@@ -216,7 +215,6 @@ export class Paginator<T> implements AsyncIterable<T> {
           next.catch(() => undefined);
           ahead.push({ offset: at, page: next });
         }
-        if (ahead.length > 0) useExportHeap();
       }
       if (fresh.length > 0) yield { items: fresh, start: pageStart, ends };
       this.position = pageStart + page.items.length;

@@ -52,8 +52,9 @@ export function runCli(
 ): Promise<CliResult> {
   // Every run gets a private cache folder unless the test names one: the code cache bin/cssctl.js writes on a
   // first run (docs/shipping.md) never goes to the user's own ~/.cache.
-  const env: Record<string, string> = { XDG_CACHE_HOME: testCacheHome() };
-  for (const [k, v] of Object.entries({ ...baseEnv, ...opts.env })) if (v !== undefined) env[k] = v;
+  const env: Record<string, string> = {};
+  const merged = { XDG_CACHE_HOME: testCacheHome(), ...baseEnv, ...opts.env };
+  for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const [file, argv] = opts.command ? [opts.command, args] : cliSpawn(args);
