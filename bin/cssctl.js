@@ -92,9 +92,25 @@ export function loadCli({
   const path = files.path('cli.cjs');
   let cjsRequire;
   const require = (id) => (cjsRequire ??= process.getBuiltinModule('node:module').createRequire(path))(id);
-  if (!files.sea && (process.argv.includes('--verbose') || env.CSSCTL_DEBUG === '1')) {
+  if (process.argv.includes('--verbose') || env.CSSCTL_DEBUG === '1') {
     process.setSourceMapsEnabled(true);
-    return { cli: require(path), from: 'require' };
+    if (!files.sea) return { cli: require(path), from: 'require' };
+    // The single executable has no files beside it: its source map goes into the text, as a data: URL.
+    const map = process
+      .getBuiltinModule('node:buffer')
+      .Buffer.from(files.text('cli.cjs.map'))
+      .toString('base64');
+    const text = files
+      .text('cli.cjs')
+      .replace(
+        /\/\/# sourceMappingURL=\S+\s*$/,
+        `//# sourceMappingURL=data:application/json;base64,${map}\n`,
+      );
+    const Module = process.getBuiltinModule('node:module');
+    const m = new Module(path);
+    m.filename = path;
+    m._compile(text, path);
+    return { cli: m.exports, from: 'require' };
   }
   const source = files.text('cli.cjs');
   const cacheFile = cache && !cachedData ? codeCacheFile(source, env) : undefined;

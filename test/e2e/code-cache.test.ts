@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, World, runCli } from './harness.js';
 
+// bin/cssctl.js of this checkout: another cssctl (an installed one, the single executable) is tested elsewhere.
 const installedBin = !!process.env.CSSCTL_TEST_BIN;
 
 const helperDir = mkdtempSync(join(tmpdir(), 'cssctl-load-'));
@@ -191,7 +192,7 @@ describe.skipIf(installedBin)('the code cache of a first run', () => {
   });
 });
 
-describe('an export runs in a node started with the export settings', () => {
+describe.skipIf(installedBin)('an export runs in a node started with the export settings', () => {
   it('--all and --paginate relaunch with EXPORT_V8_FLAGS; other commands do not', async () => {
     const world = await World.start();
     const dir = mkdtempSync(join(tmpdir(), 'cssctl-argv-'));

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../../src/cli.js';
 import { IO } from '../../src/core/io.js';
 import { Collect } from '../helpers/streams.js';
-import { BIN, World } from './harness.js';
+import { cliSpawn, World } from './harness.js';
 
 interface HelpFile {
   version: string;
@@ -86,7 +86,7 @@ describe('dist/help.json matches commander', () => {
 
 describe('bin/cssctl.js answers early', () => {
   const run = (args: string[]) =>
-    execFileSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    execFileSync(...cliSpawn(args), { encoding: 'utf8', env: { PATH: process.env.PATH } });
 
   it('--version and --help print what the CLI would', async () => {
     expect(run(['--version'])).toBe(`${pkg.version}\n`);

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, errorLine, lines, received } from './harness.js';
+import { cliSpawn, World, errorLine, lines, received } from './harness.js';
 
 const SECRET = 'e2e-webhook-secret-7f3a';
 const EVENTS = [
@@ -71,7 +71,7 @@ interface Running {
 const running: Running[] = [];
 
 async function startListen(args: string[], extraEnv: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', ...args], {
+  const child = spawn(...cliSpawn(['webhooks', 'listen', '--port', '0', ...args]), {
     env: { ...(w.env as Record<string, string>), CSSCTL_WEBHOOK_SECRET: SECRET, ...extraEnv },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
