@@ -2,7 +2,7 @@
 
 __cssctl_spec() {
   case "$1" in
-    'cssctl') subs='login logout auth connections scans findings webhooks api config completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl') subs='login logout auth connections scans findings webhooks api config version completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl login') subs='' flags='--email --password-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--email --profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl logout') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl auth') subs='status token refresh' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
@@ -33,6 +33,7 @@ __cssctl_spec() {
     'cssctl config set') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl config unset') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl config path') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
+    'cssctl version') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     'cssctl completion') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait' ;;
     *) subs='' flags='' vflags='' ;;
   esac
@@ -50,6 +51,7 @@ __cssctl_canon() {
     'cssctl|webhooks') canon='webhooks' ;;
     'cssctl|api') canon='api' ;;
     'cssctl|config') canon='config' ;;
+    'cssctl|version') canon='version' ;;
     'cssctl|completion') canon='completion' ;;
     'cssctl auth|status') canon='status' ;;
     'cssctl auth|token') canon='token' ;;
@@ -151,6 +153,8 @@ __cssctl_values() {
     'cssctl config unset#0') vals='base_url workspace email output' ;;
     'cssctl config path|--profile') dyn=profiles ;;
     'cssctl config path|--output'|'cssctl config path|-o') vals='table json ndjson csv' ;;
+    'cssctl version|--profile') dyn=profiles ;;
+    'cssctl version|--output'|'cssctl version|-o') vals='table json ndjson csv' ;;
     'cssctl completion|--profile') dyn=profiles ;;
     'cssctl completion|--output'|'cssctl completion|-o') vals='table json ndjson csv' ;;
     'cssctl completion#0') vals='bash zsh fish' ;;

@@ -168,10 +168,15 @@ export async function main(opts: MainOptions): Promise<number> {
   // Errors follow the resolved output (a profile's saved `output: json` too), not only the argv.
   const jsonErrors = () => early.jsonErrors || (ctx?.jsonErrors() ?? false);
 
-  const program = buildProgram(io, makeContext, opts.env, opts.argv);
+  // `--version --verbose` is `version` (the Node, the platform, the credential store) with the other flags.
+  const argv =
+    opts.argv.includes('--version') && opts.argv.includes('--verbose')
+      ? ['version', ...opts.argv.filter((a) => a !== '--version' && a !== '--verbose')]
+      : opts.argv;
+  const program = buildProgram(io, makeContext, opts.env, argv);
   let code: number = ExitCode.ok;
   try {
-    await program.parseAsync(helpAsFlag(opts.argv), { from: 'user' });
+    await program.parseAsync(helpAsFlag(argv), { from: 'user' });
   } catch (err) {
     code = await failed(err, io, signal, jsonErrors());
   }
