@@ -13,10 +13,15 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/serv
  */
 export const BIN =
   process.env.CSSCTL_TEST_BIN ?? fileURLToPath(new URL('../../bin/cssctl.js', import.meta.url));
-/** The program and the arguments before cssctl's own that run BIN. */
-export const CLI: readonly [string, ...string[]] = process.env.CSSCTL_TEST_BIN
-  ? [BIN]
-  : [process.execPath, BIN];
+/**
+ * The program and the arguments before cssctl's own that run BIN: CSSCTL_TEST_NODE (another Node, for an
+ * installed package's bin/cssctl.js) when set.
+ */
+export const CLI: readonly [string, ...string[]] = process.env.CSSCTL_TEST_NODE
+  ? [process.env.CSSCTL_TEST_NODE, BIN]
+  : process.env.CSSCTL_TEST_BIN
+    ? [BIN]
+    : [process.execPath, BIN];
 /** CLI as one shell word list (for tests that run cssctl through a shell, tmux or a script). */
 export const CLI_SHELL = CLI.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
 /** Spawn arguments for `cssctl <args>`. */
