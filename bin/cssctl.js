@@ -22,6 +22,9 @@ if (process.env.FORCE_COLOR !== undefined) delete process.env.NO_COLOR;
  */
 export const EXPORT_V8_FLAGS = ['--optimize-for-size', '--no-concurrent-sparkplug', '--no-maglev'];
 
+/** How many commands add to a code cache after the one that made it (loadCli). */
+const MAX_CACHE_COMMANDS = 12;
+
 /** The files the CLI needs, read from dist/ beside this file (the single executable reads its assets). */
 const distFiles = {
   path: (name) =>
@@ -134,8 +137,33 @@ export function loadCli({
     : script.cachedDataRejected
       ? 'source (code cache refused)'
       : 'code cache';
-  if (cacheFile && save && from !== 'code cache')
-    process.once('exit', () => saveCodeCache(script, cacheFile));
+  if (cacheFile && save) {
+    // A command the cache has not seen yet (its first two words) adds what it compiled: a cache made by
+    // `config path` would otherwise never hold the HTTP stack. The list beside the cache bounds the rewrites.
+    const fs = process.getBuiltinModule('node:fs');
+    const command = process.argv
+      .slice(2)
+      .filter((a) => !a.startsWith('-'))
+      .slice(0, 2)
+      .join(' ');
+    let seen = [];
+    if (from === 'code cache') {
+      try {
+        seen = fs.readFileSync(`${cacheFile}.commands`, 'utf8').split('\n');
+      } catch {
+        // a cache without its list: made by an older cssctl, or the list could not be written
+      }
+    }
+    if (from !== 'code cache' || (!seen.includes(command) && seen.length < MAX_CACHE_COMMANDS))
+      process.once('exit', () => {
+        if (saveCodeCache(script, cacheFile))
+          writeAtomically(
+            fs,
+            `${cacheFile}.commands`,
+            [...(from === 'code cache' ? seen : []), command].join('\n'),
+          );
+      });
+  }
   return { cli: module.exports, script, from, cacheFile };
 }
 
@@ -175,10 +203,19 @@ function hash(text) {
  */
 export function saveCodeCache(script, file) {
   const fs = process.getBuiltinModule('node:fs');
-  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     makeFolder(fs, process.getBuiltinModule('node:path').dirname(file));
-    fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+  } catch {
+    return false;
+  }
+  return writeAtomically(fs, file, script.createCachedData());
+}
+
+/** Writes `file` through a temporary file of this process's own and a rename; false when it could not. */
+function writeAtomically(fs, file, data) {
+  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);
     return true;
   } catch {

@@ -3,8 +3,7 @@
 // dist/: help.json for --version and --help, cli.cjs compiled with the code cache the build took with this
 // very Node and these flags (cli.cache), and, as the keychain helper, keytar's addon (keytar.node).
 import { answerEarly, loadCli } from '../bin/cssctl.js';
-import { SEA_KEYCHAIN_HELPER } from '../src/core/keychain.js';
-import { serve } from '../src/core/keychain-worker.js';
+import { SEA_KEYCHAIN_HELPER } from '../src/core/sea.js';
 
 const sea = process.getBuiltinModule('node:sea');
 const path = process.getBuiltinModule('node:path');
@@ -43,7 +42,8 @@ function keytarFromAsset() {
 
 if (process.env[SEA_KEYCHAIN_HELPER] === '1') {
   delete process.env[SEA_KEYCHAIN_HELPER];
-  serve(keytarFromAsset);
+  // Loaded only here: its modules (readline, child_process) would cost every command's start-up.
+  import('../src/core/keychain-worker.js').then(({ serve }) => serve(keytarFromAsset));
 } else if (!answerEarly(process.argv.slice(2), assets)) {
   const { cli, from } = loadCli({
     files: assets,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CliError, InterruptedError } from './errors.js';
+import { SEA_KEYCHAIN_HELPER } from './sea.js';
 
 /** The keychain holds the item in a locked collection (cli-contract.md §6: say so, never "not logged in"). */
 export class KeychainLockedError extends CliError {
@@ -20,9 +21,6 @@ export interface WorkerCommand {
   args: string[];
   env?: Record<string, string>;
 }
-
-/** The environment variable that makes the single executable the keychain helper (scripts/sea-main.mjs). */
-export const SEA_KEYCHAIN_HELPER = 'CSSCTL_SEA_KEYCHAIN_HELPER';
 
 /**
  * The helper: in the single executable, the executable itself (never a `node` from PATH, which may not exist);

@@ -34,7 +34,8 @@ function loadedFrom(env: Record<string, string>, args: string[] = [], bin = BIN)
 describe.skipIf(installedBin)('the code cache of a first run', () => {
   let world: World;
   let cache: string;
-  const files = () => (existsSync(join(cache, 'cssctl')) ? readdirSync(join(cache, 'cssctl')).sort() : []);
+  const all = () => (existsSync(join(cache, 'cssctl')) ? readdirSync(join(cache, 'cssctl')).sort() : []);
+  const files = () => all().filter((f) => f.endsWith('.cache'));
   const list = (env: Record<string, string> = {}) =>
     world.run(['connections', 'list', '--json'], { env: { XDG_CACHE_HOME: cache, ...env } });
 
@@ -66,7 +67,7 @@ describe.skipIf(installedBin)('the code cache of a first run', () => {
     const home = join(cache, 'home');
     expect(loadedFrom({ HOME: home })).toBe('source');
     await world.run(['connections', 'list', '--json'], { env: { XDG_CACHE_HOME: undefined, HOME: home } });
-    expect(readdirSync(join(home, '.cache', 'cssctl'))).toHaveLength(1);
+    expect(readdirSync(join(home, '.cache', 'cssctl')).filter((f) => f.endsWith('.cache'))).toHaveLength(1);
   });
 
   it('is also made and taken where `module` and `require` are globals (node -e), and dist/cli.cjs is still a module', () => {
@@ -143,7 +144,8 @@ describe.skipIf(installedBin)('the code cache of a first run', () => {
     const runs = await Promise.all(Array.from({ length: 6 }, () => list()));
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     expect(new Set(runs.map((r) => r.stdout)).size).toBe(1);
-    expect(files()).toHaveLength(1); // no temporary file left behind
+    expect(files()).toHaveLength(1);
+    expect(all().filter((f) => f.endsWith('.tmp'))).toEqual([]); // no temporary file left behind
     expect(loadedFrom({ XDG_CACHE_HOME: cache })).toBe('code cache');
   });
 
@@ -172,7 +174,29 @@ describe.skipIf(installedBin)('the code cache of a first run', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toBe('');
     expect(JSON.parse(res.stdout)).not.toHaveLength(0);
-    expect(files()).toEqual([]);
+    expect(all()).toEqual([]);
+  });
+
+  it('a command the cache has not seen adds what it compiled, once', async () => {
+    const run = (args: string[]) => world.run(args, { env: { XDG_CACHE_HOME: cache } });
+    const state = () => {
+      const [file] = files();
+      const path = join(cache, 'cssctl', file!);
+      return { bytes: readFileSync(path).length, commands: readFileSync(`${path}.commands`, 'utf8') };
+    };
+    await run(['config', 'path']);
+    const first = state();
+    expect(first.commands).toBe('config path');
+    await run(['config', 'path', '--json']); // the same command: nothing written
+    expect(state()).toEqual(first);
+    const res = await list();
+    expect(res.code, res.stderr).toBe(0);
+    const second = state();
+    expect(second.commands).toBe('config path\nconnections list');
+    expect(second.bytes).toBeGreaterThan(first.bytes); // the HTTP stack, the formatter
+    await list();
+    expect(state()).toEqual(second);
+    expect(loadedFrom({ XDG_CACHE_HOME: cache })).toBe('code cache');
   });
 
   it('--verbose requires the bundle, so stack traces go through its source map', () => {
