@@ -4,9 +4,9 @@
 // it runs where no Node is installed. The Node it is made from is this one when new enough, else Node 26 from
 // the npm registry's `node` package (as scripts/lib.sh brings Node 24), in ~/.cache/cssctl-node-26.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -38,6 +38,32 @@ function seaNode() {
   }
   if (!ok()) throw new Error('build:exe: could not get a Node.js >= 25.5');
   return bin;
+}
+
+/**
+ * The executable's licences, to ship beside it: cssctl's own, those of the packages bundled into it
+ * (dist/THIRD-PARTY-NOTICES.md) and, as it is a Node binary, Node's (with those of the libraries Node bundles),
+ * from the npm `node` package's files or a Node installation's.
+ */
+function writeLicences(node, file) {
+  const real = realpathSync(node);
+  const candidates = [
+    join(dirname(real), '..', 'node_modules', `node-${process.platform}-${process.arch}`, 'LICENSE'),
+    join(dirname(real), '..', 'LICENSE'),
+    join(dirname(real), '..', 'share', 'doc', 'node', 'LICENSE'),
+  ];
+  const nodeLicence = candidates.find((f) => existsSync(f));
+  const parts = [
+    `# Licences of ${exeName}\n\n## cssctl\n\n\`\`\`\n${readFileSync(join(root, 'LICENSE'), 'utf8').trim()}\n\`\`\``,
+    readFileSync(join(dist, 'THIRD-PARTY-NOTICES.md'), 'utf8')
+      .replace(/^# /, '## ')
+      .replace(/^## (?!Third)/gm, '### '),
+    `## Node.js ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}\n\nThe executable is a Node.js binary. ` +
+      (nodeLicence
+        ? `Its licence, with those of the libraries it bundles:\n\n\`\`\`\n${readFileSync(nodeLicence, 'utf8').trim()}\n\`\`\``
+        : 'Its licence: https://github.com/nodejs/node/blob/main/LICENSE (not found beside this Node).'),
+  ];
+  writeFileSync(file, `${parts.join('\n\n')}\n`);
 }
 
 export async function buildExe() {
@@ -101,6 +127,7 @@ export async function buildExe() {
   });
   if (!check.stderr.includes('compiled from code cache'))
     throw new Error(`build:exe: the executable did not take its code cache: ${check.stderr}${check.stdout}`);
+  writeLicences(node, `${output}.LICENSES.md`);
   console.log(`build:exe: ${output}`);
   return output;
 }
