@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The executable: checks the runtime, answers `--version` and `… --help` from the text the build took from
-// the CLI itself (dist/help.json, see scripts/gen-help.mjs), and otherwise loads the bundled CLI.
+// the CLI itself (dist/help.json, see scripts/gen-help.mjs), and otherwise loads the bundled CLI with a V8
+// code cache made by and for the Node that runs it (docs/shipping.md). The single executable runs the same
+// code from its assets (scripts/sea-main.mjs).
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`error: cssctl needs Node.js 22.19 or newer; this is ${process.versions.node}\n`);
@@ -9,35 +11,130 @@ if (major < 22 || (major === 22 && minor < 19)) {
 // cssctl decides colour itself (FORCE_COLOR beats NO_COLOR); without this Node warns when both are set.
 if (process.env.FORCE_COLOR !== undefined) delete process.env.NO_COLOR;
 
-if (import.meta.main && !answerEarly(process.argv.slice(2))) await loadCli().cli.run();
+/**
+ * V8 settings for a long export (`--all`, `api --paginate`). They can only be given to V8 at start-up (Node
+ * documents changing them later as undefined behaviour) and would cost every other command, so an export runs
+ * in a second node started with them (relaunch below); the single executable starts with them (its execArgv).
+ * Without them V8 grows its young generation to 32 MB during an export, and 200,000 findings peak near
+ * 170 MiB instead of near 95 (`npm run bench`). Concurrent Sparkplug is off because with --optimize-for-size
+ * its background compile can wait for a garbage collection that never comes once node is exiting (a hang at
+ * exit); Maglev is off because its compiles left 2–7 MB more in malloc arenas.
+ */
+export const EXPORT_V8_FLAGS = ['--optimize-for-size', '--no-concurrent-sparkplug', '--no-maglev'];
+
+/** How many commands add to a code cache after the one that made it (loadCli). */
+const MAX_CACHE_COMMANDS = 12;
+
+/** The files the CLI needs, read from dist/ beside this file (the single executable reads its assets). */
+const distFiles = {
+  path: (name) =>
+    process.getBuiltinModule('node:url').fileURLToPath(new URL(`../dist/${name}`, import.meta.url)),
+  text: (name) => process.getBuiltinModule('node:fs').readFileSync(distFiles.path(name), 'utf8'),
+};
+
+if (import.meta.main && !answerEarly(process.argv.slice(2), distFiles)) {
+  if (wantsExportHeap(process.argv.slice(2))) relaunch(process.argv.slice(2));
+  else loadCli().cli.run();
+}
+
+/** Whether argv asks for every page or a comparison, and this node does not have the export settings yet. */
+export function wantsExportHeap(args) {
+  const end = args.indexOf('--');
+  const own = end < 0 ? args : args.slice(0, end);
+  // Every page (--all, --paginate), or two whole sets compared (findings diff, --baseline).
+  const long =
+    own.includes('--all') ||
+    own.includes('--paginate') ||
+    own.some((a) => a === '--baseline' || a.startsWith('--baseline=')) ||
+    (own.includes('findings') && own.includes('diff'));
+  if (!long) return false;
+  return !EXPORT_V8_FLAGS.every((f) => process.execArgv.includes(f));
+}
 
 /**
- * The CLI (dist/cli.cjs, one CommonJS bundle), compiled by node:vm with the V8 code cache the build took after
- * running a few commands (scripts/code-cache.mjs): V8 then compiles almost nothing, where Node's own compile
- * cache would hold only the bundle's top level and leave every function to be compiled when first called.
- * The cache belongs to one V8 and its flags; without a match (another Node, V8 flags in NODE_OPTIONS) V8
- * compiles from source as it goes. --verbose requires the bundle instead: stack traces then go through its
- * source map (dist/cli.cjs.map), which node:vm scripts do not get. Nothing is written anywhere.
- * @param {{ cache?: boolean }} [options] cache: false compiles from source (scripts/code-cache.mjs).
+ * Runs this file again in a node started with EXPORT_V8_FLAGS, in the same process group (so it keeps the
+ * terminal), and ends as it ends. A signal sent to this process alone is passed on; one sent to the whole
+ * group (Ctrl-C) reaches both, and src/cli.ts counts the two arrivals as one.
  */
-export function loadCli({ cache = true } = {}) {
-  const path = process
-    .getBuiltinModule('node:url')
-    .fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
+function relaunch(args) {
+  const { spawn } = process.getBuiltinModule('node:child_process');
+  const self = process.getBuiltinModule('node:url').fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, [...EXPORT_V8_FLAGS, ...process.execArgv, self, ...args], {
+    stdio: 'inherit',
+  });
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const pass = (signal) => child.kill(signal);
+  for (const s of signals) process.on(s, pass);
+  child.on('error', (err) => {
+    process.stderr.write(`error: cannot start ${process.execPath}: ${err.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    if (signal) {
+      // Ended by a signal: so is this process (the shell reports it the same way).
+      for (const s of signals) process.removeListener(s, pass);
+      process.kill(process.pid, signal);
+    } else process.exit(code ?? 1);
+  });
+}
+
+/**
+ * The CLI (dist/cli.cjs, one CommonJS bundle), compiled by node:vm with a V8 code cache: V8 then compiles
+ * almost nothing, where Node's own compile cache would hold only the bundle's top level and leave every
+ * function to be compiled when first called. A code cache fits one V8, one CPU architecture and one set of V8
+ * flags, so it is made by the Node that runs cssctl: when there is none for this bundle, V8 and flags in the
+ * cache folder (codeCacheFile), the CLI is compiled from source as it runs, and what V8 compiled is written
+ * there when the process exits (saveCodeCache). --verbose requires the bundle instead: stack traces then go
+ * through its source map (dist/cli.cjs.map), which node:vm scripts do not get.
+ * @param {{ cache?: boolean, save?: boolean, env?: NodeJS.ProcessEnv, files?: typeof distFiles,
+ *   cachedData?: Buffer }} [options] cache: false compiles from source and writes nothing
+ *   (scripts/code-cache.mjs); save: false reads the cache but never writes one (tests); files and cachedData:
+ *   the single executable's bundle and the cache built into it.
+ */
+export function loadCli({
+  cache = true,
+  save = cache,
+  env = process.env,
+  files = distFiles,
+  cachedData,
+} = {}) {
+  const path = files.path('cli.cjs');
   let cjsRequire;
-  const require = (id) => (cjsRequire ??= process.getBuiltinModule('node:module').createRequire(path))(id);
-  if (process.argv.includes('--verbose') || process.env.CSSCTL_DEBUG === '1') {
+  // The files built apart from the bundle (config-writer.cjs, jq.cjs: scripts/build.mjs) come from the single
+  // executable's assets; the package has them in dist/ beside cli.cjs.
+  const apart = (id) =>
+    files.sea && /^\.\/(config-writer|jq)\.cjs$/.test(id) ? files.module(id.slice(2)) : undefined;
+  const require = (id) =>
+    apart(id) ?? (cjsRequire ??= process.getBuiltinModule('node:module').createRequire(path))(id);
+  if (process.argv.includes('--verbose') || env.CSSCTL_DEBUG === '1') {
     process.setSourceMapsEnabled(true);
-    return { cli: require(path), from: 'require' };
+    if (!files.sea) return { cli: require(path), from: 'require' };
+    // The single executable has no files beside it: its source map goes into the text, as a data: URL.
+    const map = process
+      .getBuiltinModule('node:buffer')
+      .Buffer.from(files.text('cli.cjs.map'))
+      .toString('base64');
+    const text = files
+      .text('cli.cjs')
+      .replace(
+        /\/\/# sourceMappingURL=\S+\s*$/,
+        `//# sourceMappingURL=data:application/json;base64,${map}\n`,
+      );
+    const Module = process.getBuiltinModule('node:module');
+    const m = new Module(path);
+    m.filename = path;
+    const own = m.require.bind(m);
+    m.require = (id) => apart(id) ?? own(id);
+    m._compile(text, path);
+    return { cli: m.exports, from: 'require' };
   }
-  const fs = process.getBuiltinModule('node:fs');
-  const source = fs.readFileSync(path, 'utf8');
-  let cachedData;
-  if (cache) {
+  const source = files.text('cli.cjs');
+  const cacheFile = cache && !cachedData ? codeCacheFile(source, env) : undefined;
+  if (cacheFile) {
     try {
-      cachedData = fs.readFileSync(new URL(`../dist/${codeCacheName(source)}`, import.meta.url));
+      cachedData = process.getBuiltinModule('node:fs').readFileSync(cacheFile);
     } catch {
-      // no cache for this bundle and this V8: compiled from source
+      // none yet (or unreadable): compiled from source, and saved at exit
     }
   }
   // The bundle is written as a function expression taking what Node gives a CommonJS module (the build).
@@ -53,28 +150,126 @@ export function loadCli({ cache = true } = {}) {
     : script.cachedDataRejected
       ? 'source (code cache refused)'
       : 'code cache';
-  return { cli: module.exports, script, from };
+  if (cacheFile && save) {
+    // A command the cache has not seen yet (its first two words) adds what it compiled: a cache made by
+    // `config path` would otherwise never hold the HTTP stack. The list beside the cache bounds the rewrites.
+    const fs = process.getBuiltinModule('node:fs');
+    const command = process.argv
+      .slice(2)
+      .filter((a) => !a.startsWith('-'))
+      .slice(0, 2)
+      .join(' ');
+    let seen = [];
+    if (from === 'code cache') {
+      try {
+        seen = fs.readFileSync(`${cacheFile}.commands`, 'utf8').split('\n');
+      } catch {
+        // a cache without its list: made by an older cssctl, or the list could not be written
+      }
+    }
+    if (from !== 'code cache' || (!seen.includes(command) && seen.length < MAX_CACHE_COMMANDS))
+      process.once('exit', () => {
+        if (saveCodeCache(script, cacheFile))
+          writeAtomically(
+            fs,
+            `${cacheFile}.commands`,
+            [...(from === 'code cache' ? seen : []), command].join('\n'),
+          );
+      });
+  }
+  return { cli: module.exports, script, from, cacheFile };
 }
 
 /**
- * The code cache's file in dist/ for this bundle (the build id on its first line, see scripts/build.mjs), V8
- * and CPU architecture. V8 checks a cache against the length of the source only: the id keeps a cache from
- * ever meeting another bundle.
+ * Where this bundle's code cache for this V8, CPU architecture and set of flags lives:
+ * `$XDG_CACHE_HOME/cssctl/` (else `~/.cache/cssctl/`). V8 checks a cache against its own version, its flags
+ * and the length of the source; the name keeps apart what V8 would mix up (two bundles of the same length),
+ * and lets an export's node (other flags) keep its own cache beside the one of other commands.
+ * undefined: no usable folder (no HOME, a relative XDG_CACHE_HOME).
  */
-export function codeCacheName(source) {
+export function codeCacheFile(source, env = process.env) {
+  const path = process.getBuiltinModule('node:path');
+  let base = env.XDG_CACHE_HOME;
+  if (!base || !path.isAbsolute(base)) {
+    const home = env.HOME || process.getBuiltinModule('node:os').homedir();
+    if (!home || !path.isAbsolute(home)) return undefined;
+    base = path.join(home, '.cache');
+  }
   const build = /^\/\*cssctl-build:(\w+)\*\//.exec(source)?.[1] ?? 'none';
-  return `cli-${build}-${process.versions.v8}-${process.arch}.cache`;
+  const flags = [...process.execArgv, env.NODE_OPTIONS ?? ''].join('\0');
+  const flagsId = flags === '' ? 'default' : hash(flags);
+  return path.join(base, 'cssctl', `cli-${build}-${process.versions.v8}-${process.arch}-${flagsId}.cache`);
 }
 
-/** `cssctl --version`, `cssctl [command…] --help|-h`: printed from dist/help.json when it has the answer. */
-function answerEarly(args) {
+/** A short, stable name for a string (FNV-1a; the built-in modules that hash cost more to load). */
+function hash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * Writes what V8 compiled in this process as the code cache, atomically: into a file of this process's own,
+ * then renamed over the name (two first runs at once each write a whole cache; the last rename wins, and a
+ * reader sees one whole file or none). A folder that cannot be made or written (read-only, full) costs
+ * nothing but the speed-up: the error is dropped with the partial file.
+ */
+export function saveCodeCache(script, file) {
+  const fs = process.getBuiltinModule('node:fs');
+  const dir = process.getBuiltinModule('node:path').dirname(file);
+  try {
+    makeFolder(fs, dir);
+    // A folder that cannot be written (read-only) is known before V8 serialises ~600 KB for nothing.
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    return false;
+  }
+  return writeAtomically(fs, file, script.createCachedData());
+}
+
+/** Writes `file` through a temporary file of this process's own and a rename; false when it could not. */
+function writeAtomically(fs, file, data) {
+  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(tmp, file);
+    return true;
+  } catch {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // nothing was written
+    }
+    return false;
+  }
+}
+
+/**
+ * mkdir -p, without Node's recursive mkdir, which retries for ever where a folder exists but cannot hold
+ * another (ENOENT under /proc).
+ */
+function makeFolder(fs, dir) {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if (err.code === 'EEXIST') return;
+    if (err.code !== 'ENOENT') throw err;
+    const parent = process.getBuiltinModule('node:path').dirname(dir);
+    if (parent === dir) throw err;
+    makeFolder(fs, parent);
+    fs.mkdirSync(dir, { mode: 0o700 });
+  }
+}
+
+/** `cssctl --version`, `cssctl [command…] --help|-h`: printed from help.json when it has the answer. */
+export function answerEarly(args, files = distFiles) {
   const last = args[args.length - 1];
   const version = args.length === 1 && last === '--version';
   if (!version && last !== '--help' && last !== '-h') return false;
   const fs = process.getBuiltinModule('node:fs');
   let text;
   try {
-    const generated = JSON.parse(fs.readFileSync(new URL('../dist/help.json', import.meta.url), 'utf8'));
+    const generated = JSON.parse(files.text('help.json'));
     if (version) text = `${generated.version}\n`;
     else {
       const entry = generated.help[args.slice(0, -1).join(' ')];
@@ -89,7 +284,7 @@ function answerEarly(args) {
       }
     }
   } catch {
-    return false; // no dist/help.json (a partial build): the CLI answers
+    return false; // no help.json (a partial build): the CLI answers
   }
   try {
     fs.writeSync(1, text);

@@ -6,60 +6,36 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { constants as http2Constants } from 'node:http2';
-import { dirname, join, relative, sep } from 'node:path';
+import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 /**
- * undici as a request uses it (src/core/http/undici.ts imports its Agent and request API directly):
+ * undici as a request uses it (src/core/http/undici.ts imports its Agent, EnvHttpProxyAgent and request API
+ * from undici's own files, pinned to one exact version in package.json): all of it bundled, nothing of undici
+ * required at run time. undici's index would also load fetch, WebSocket, the cache and the mocks (~60 ms on
+ * every request command; `npm run bench`, "bare GET, whole undici"). Two of its built-in imports get stand-ins:
  * - `node:http2` (~10 ms to load) only when a connection negotiates HTTP/2: undici's h2 client reads
  *   constants at load time, so they are inlined here and `connect` loads the module on first use;
- * - what undici requires lazily (fetch bodies, FormData, the non-SIMD parser) stays out of the bundle and
- *   is required from node_modules at run time, if it is ever needed;
- * - the whole package (`import('undici')`, for EnvHttpProxyAgent when a proxy is set) is loaded from
- *   node_modules as it is, not bundled beside the parts;
  * - `node:assert` (~1.5 ms to load) only when an assertion fails: undici calls nothing but `assert(value)`;
- * - `node:http` (~3 ms) never: undici reads two things of it at load time, patched below to be read when used
- *   (src/core/http/undici.ts gives its Agent a maxHeaderSize, so the default is never asked for).
+ * - `node:http` (~3 ms) never: undici's core/util.js and dispatcher/client.js read two of its values at load
+ *   time, `IncomingMessage` (undici nulls the socket of such a body before destroying it; cssctl never hands
+ *   undici a node:http message) and `maxHeaderSize` (the default, which src/core/http/undici.ts always
+ *   overrides with MAX_HEADER_SIZE, the same 16 KiB).
  */
-/** Exact edits of undici's sources, each found once or the build fails (an undici upgrade must re-check). */
-const UNDICI_EDITS = {
-  'core/util.js': [
-    ["const { IncomingMessage } = require('node:http')\n", ''],
-    [
-      'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
-      // An IncomingMessage exists only once node:http is loaded: the name is checked first.
-      "if (Object.getPrototypeOf(stream).constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage) {",
-    ],
-  ],
-  'dispatcher/client.js': [
-    ["const http = require('node:http')\n", ''],
-    [
-      'const getDefaultNodeMaxHeaderSize = http &&',
-      "const getDefaultNodeMaxHeaderSize = () => { const http = require('node:http'); return (http &&",
-    ],
-    [
-      "  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }",
-      "  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') })() }",
-    ],
-  ],
-};
-
 const undiciParts = {
   name: 'undici-parts',
   setup(b) {
     const lib = `${realpathSync(fileURLToPath(new URL('../node_modules/undici/lib', import.meta.url)))}${sep}`;
-    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', external: true }));
-    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/ }, (a) => {
-      const rel = relative(lib, a.path).split(sep).join('/');
-      let text = readFileSync(a.path, 'utf8');
-      for (const [from, to] of UNDICI_EDITS[rel] ?? []) {
-        if (text.split(from).length !== 2) throw new Error(`build: undici/lib/${rel} changed: ${from}`);
-        text = text.replace(from, to);
-      }
-      return { contents: text, loader: 'js' };
-    });
+    const readsHttp = /[\\/]undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/;
+    b.onResolve({ filter: /^node:http$/ }, (a) =>
+      readsHttp.test(a.importer) ? { path: 'http', namespace: 'undici-http' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'undici-http' }, () => ({
+      contents: `module.exports = { IncomingMessage: class IncomingMessage {}, maxHeaderSize: 16384 };`,
+      loader: 'js',
+    }));
     b.onResolve({ filter: /^node:http2$/ }, (a) =>
       a.importer.endsWith('client-h2.js') ? { path: 'http2', namespace: 'lazy-http2' } : undefined,
     );
@@ -77,11 +53,6 @@ const undiciParts = {
       };`,
       loader: 'js',
     }));
-    b.onResolve({ filter: /^\.\.?\/.*(web\/|llhttp-wasm)/ }, (a) => {
-      if (a.kind !== 'require-call' || !a.importer.startsWith(lib)) return undefined;
-      const target = join(dirname(a.importer), a.path);
-      return { path: `undici/lib/${relative(lib, target).split(sep).join('/')}`, external: true };
-    });
   },
 };
 
@@ -178,6 +149,18 @@ const configWriterApart = {
   },
 };
 
+/**
+ * jq (--jq only): jq-wasm's build with its WebAssembly inlined, bundled into a file of its own, dist/jq.cjs
+ * (1.4 MB), required only when --jq is given. Nothing is loaded from node_modules at run time, and the single
+ * executable carries it as an asset.
+ */
+const jqApart = {
+  name: 'jq-apart',
+  setup(b) {
+    b.onResolve({ filter: /^jq-wasm$/ }, () => ({ path: './jq.cjs', external: true }));
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const common = {
   bundle: true,
@@ -186,9 +169,8 @@ const common = {
   target: 'node22',
   sourcemap: false,
   legalComments: 'none',
-  // keytar is a native, optional addon: it is loaded at run time when present. jq-wasm (--jq only) is
-  // required from node_modules when --jq is given, so that it finds its jq.wasm beside it.
-  external: ['keytar', 'jq-wasm'],
+  // keytar is a native, optional addon: it is loaded at run time when present.
+  external: ['keytar'],
   define: { __CSSCTL_VERSION__: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies call require(); give them one in the ESM output.
   banner: {
@@ -197,8 +179,9 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({
+const cliBuild = await build({
   ...common,
+  metafile: true,
   // CommonJS, so bin/cssctl.js can compile it as a classic script with a V8 code cache (scripts/code-cache.mjs);
   // a module (ESM) can only be given Node's compile cache, which holds the top level and none of the
   // functions compiled while the CLI runs.
@@ -206,9 +189,9 @@ await build({
   entryPoints: { cli: 'src/cli.ts' },
   outExtension: { '.js': '.cjs' },
   // undiciParts first: its node:http2 stand-in wins over the lazy built-in.
-  plugins: [configWriterApart, undiciParts, lazyBuiltins],
-  // An import() of a bundled module is a lazy initialiser; of an external one (the whole undici, for a proxy),
-  // a require(): a script compiled by node:vm has no loader for import().
+  plugins: [configWriterApart, jqApart, undiciParts, lazyBuiltins],
+  // An import() of a bundled module is a lazy initialiser (a script compiled by node:vm has no loader for
+  // import()); the files kept apart (config-writer.cjs, jq.cjs) and keytar, in the keychain helper, are required.
   supported: { 'dynamic-import': false },
   // The bundle is one function expression, called at once when Node's CommonJS loader runs the file (and
   // --verbose does, for source maps); run as a script by node:vm it evaluates to the function, which
@@ -249,8 +232,9 @@ await build({
   minify: true,
 });
 await build({ ...common, entryPoints: { sandbox: 'test/sandbox/main.ts' }, outdir: 'dist' });
-await build({
+const configWriterBuild = await build({
   ...common,
+  metafile: true,
   format: 'cjs',
   entryPoints: { 'config-writer': 'src/core/config-writer.ts' },
   outExtension: { '.js': '.cjs' },
@@ -259,19 +243,30 @@ await build({
   outdir: 'dist',
   minify: true,
 });
-// keytar in a child process cssctl can kill (src/core/keychain.ts).
-await build({
+const jqBuild = await build({
   ...common,
+  metafile: true,
+  format: 'cjs',
+  entryPoints: { jq: 'node_modules/jq-wasm/dist/inline.cjs' },
+  outExtension: { '.js': '.cjs' },
+  banner: {},
+  outdir: 'dist',
+  minify: true,
+});
+// keytar in a child process cssctl can kill (src/core/keychain.ts).
+const workerBuild = await build({
+  ...common,
+  metafile: true,
   entryPoints: { 'keychain-worker': 'src/core/keychain-worker.ts' },
   outdir: 'dist',
   minify: true,
 });
+// dist/THIRD-PARTY-NOTICES.md: the licences of what the shipped bundles hold.
+(await import('./notices.mjs')).writeNotices(
+  [cliBuild.metafile, workerBuild.metafile, configWriterBuild.metafile, jqBuild.metafile],
+  fileURLToPath(new URL('..', import.meta.url)),
+  fileURLToPath(new URL('../dist/THIRD-PARTY-NOTICES.md', import.meta.url)),
+  `${pkg.name} ${pkg.version}`,
+);
 // dist/help.json: --version and --help answered by bin/cssctl.js without loading the CLI.
 await (await import('./gen-help.mjs')).writeHelpFile();
-// dist/cli-<build>-<v8>-<arch>.cache: the CLI's compiled code, taken after running a few commands.
-// Without one the CLI still works, compiled from source as it goes (a test in test/e2e/startup.test.ts fails).
-try {
-  await (await import('./code-cache.mjs')).writeCodeCache();
-} catch (err) {
-  console.warn(`warning: ${err.message}; cssctl will start slower without it`);
-}

@@ -1,11 +1,11 @@
-// Writes dist/cli-<build>-<v8>-<arch>.cache: V8's code cache for dist/cli.cjs, taken after the CLI has run a
-// few commands in this process against a sandbox on 127.0.0.1, so it holds the functions they compiled
-// (commander, the HTTP stack with undici, the config and credential readers, a formatter), not only the
-// bundle's top level. bin/cssctl.js hands it to node:vm; a request command starts ~40 ms sooner
-// (`npm run bench`: `connections list --json` 1.8× `node -e 0` with it, 2.3× without). Run by scripts/build.mjs; the cache is taken in a fresh node with default V8 flags (a
-// cache is refused under other flags) and checked in another one.
+// A trained V8 code cache for dist/cli.cjs: taken after the CLI has run a few commands in one process against a
+// sandbox on 127.0.0.1, so it holds the functions they compiled (commander, the HTTP stack with undici, the
+// config and credential readers, a formatter), not only the bundle's top level. The single executable carries
+// one (scripts/build-exe.mjs), taken by the very Node it is built from, under the flags it starts with: a
+// code cache fits one V8 and one set of flags. The npm package makes its own on first run instead
+// (bin/cssctl.js), for whichever Node runs it.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
@@ -19,8 +19,7 @@ const self = fileURLToPath(import.meta.url);
  * and the credential file, the session, the HTTP layers and undici, an output format), signed in both ways (a
  * stored login and CSSCTL_TOKEN), in a table and in JSON. A verb's own code is compiled when it first runs:
  * training more commands made a larger cache that every command pays to read, and measured no faster for
- * the commands it added (`findings list`, `scans list`, `config list`). None asks for a second page: an
- * export's second page switches V8's flags (src/core/heap.ts), and a cache taken then would be refused.
+ * the commands it added (`findings list`, `scans list`, `config list`).
  */
 function trainingRuns({ url, token }) {
   const viaToken = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: url, CSSCTL_WORKSPACE: 'acme' };
@@ -102,28 +101,15 @@ async function train(file) {
   writeFileSync(file, script.createCachedData());
 }
 
-/** Called by scripts/build.mjs once dist/cli.cjs and dist/sandbox.js are built. */
-export async function writeCodeCache() {
-  const { codeCacheName } = await import('../bin/cssctl.js');
-  const file = join(root, 'dist', codeCacheName(readFileSync(join(root, 'dist/cli.cjs'), 'utf8')));
-  const made = spawnSync(process.execPath, [self, '--train', file], { stdio: 'inherit', timeout: 120_000 });
+/**
+ * Writes `out`: the code cache `node` (a Node binary) makes under `flags` after the training runs.
+ * Needs dist/cli.cjs and dist/sandbox.js (npm run build).
+ */
+export function writeCodeCache({ node = process.execPath, flags = [], out }) {
+  const made = spawnSync(node, [...flags, self, '--train', out], { stdio: 'inherit', timeout: 120_000 });
   if (made.status !== 0) {
-    rmSync(file, { force: true });
+    rmSync(out, { force: true });
     throw new Error('build: could not take the code cache (see above)');
-  }
-  const check = spawnSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `const m = await import(${JSON.stringify(join(root, 'bin/cssctl.js'))});
-       process.stdout.write(m.loadCli().from)`,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (check.stdout !== 'code cache') {
-    rmSync(file, { force: true });
-    throw new Error(`build: V8 refused the code cache it was given (${check.stdout}${check.stderr})`);
   }
 }
 

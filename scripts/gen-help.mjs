@@ -61,7 +61,7 @@ export async function generateHelp(cli) {
 
 /** Called by scripts/build.mjs once dist/cli.cjs is built. */
 export async function writeHelpFile() {
-  const { cli } = (await import('../bin/cssctl.js')).loadCli();
+  const { cli } = (await import('../bin/cssctl.js')).loadCli({ cache: false });
   const out = await generateHelp(cli);
   writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(out)}\n`);
 }

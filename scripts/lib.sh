@@ -81,6 +81,19 @@ ensure_node() {
   node -e "$_node_ok" || { echo "cssctl: could not get Node.js >= 22.19" >&2; return 1; }
 }
 
+# Prints the path of a Node of the given major version: from the npm registry's `node` package, installed once
+# into ~/.cache/cssctl-node-<major> (the benchmark and scripts/test-shipped run cssctl on Node 22, 24 and 26).
+node_major() {
+  local major=$1 dir="$HOME/.cache/cssctl-node-$1"
+  local bin="$dir/node_modules/.bin/node"
+  if ! [ -x "$bin" ] || ! "$bin" -e "process.exit(process.versions.node.startsWith('$major.') ? 0 : 1)" 2>/dev/null; then
+    echo "cssctl: installing Node.js $major into $dir" >&2
+    mkdir -p "$dir"
+    (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=error "node@$major" >&2) || return 1
+  fi
+  echo "$bin"
+}
+
 # The settings that build keytar from source (no prebuilt download here) against the running Node's headers.
 # They are given to the npm commands that build it only: npm warns about them on every other.
 _npm_build_env() {

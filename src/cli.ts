@@ -191,10 +191,15 @@ export async function main(opts: MainOptions): Promise<number> {
   // Errors follow the resolved output (a profile's saved `output: json` too), not only the argv.
   const jsonErrors = () => early.jsonErrors || (ctx?.jsonErrors() ?? false);
 
-  const program = buildProgram(io, makeContext, opts.env, opts.argv);
+  // `--version --verbose` is `version` (the Node, the platform, the credential store) with the other flags.
+  const argv =
+    opts.argv.includes('--version') && opts.argv.includes('--verbose')
+      ? ['version', ...opts.argv.filter((a) => a !== '--version' && a !== '--verbose')]
+      : opts.argv;
+  const program = buildProgram(io, makeContext, opts.env, argv);
   let code: number = ExitCode.ok;
   try {
-    await program.parseAsync(helpAsFlag(pairJqArgs(opts.argv)), { from: 'user' });
+    await program.parseAsync(helpAsFlag(pairJqArgs(argv)), { from: 'user' });
   } catch (err) {
     code = await failed(err, io, signal, jsonErrors());
   }
@@ -276,23 +281,42 @@ function oneLine(text: string): string {
   return terminalText(text);
 }
 
+/** Two arrivals of a signal closer than this are one (see onInterrupt). */
+export const SIGNAL_ECHO_MS = 100;
+
+/**
+ * The SIGINT/SIGTERM handler: the first interrupt aborts the command (which stops cleanly: a resume hint, the
+ * delivery in flight), a second one exits 130 at once. One Ctrl-C can arrive twice within a few ms: sent to
+ * the process group, it reaches both this node and the one that relaunched it for an export and passes it on
+ * (bin/cssctl.js), and another module's handler may raise it again after its clean-up. A second press comes
+ * much later.
+ */
+export function onInterrupt(
+  abort: () => void,
+  exit: () => void,
+  now: () => number = () => performance.now(),
+) {
+  let interrupts = 0;
+  let last = -Infinity;
+  return () => {
+    const at = now();
+    if (at - last < SIGNAL_ECHO_MS) return;
+    last = at;
+    interrupts++;
+    if (interrupts > 1) exit();
+    else abort();
+  };
+}
+
 /** The executable's entry point (bin/cssctl.js). */
 export async function run(): Promise<void> {
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.interrupted);
-    controller.abort();
-  };
-  // cssctl keeps these two signals to itself. when-exit (loaded with conf's atomic writes) re-raises the signal
-  // after its clean-up: the echo would count as a second Ctrl-C and force exit 130 before a command can stop
-  // cleanly (`webhooks listen` finishing a delivery, a resume hint). Its clean-up also runs on 'exit'.
-  process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
-    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== onSignal) {
-      queueMicrotask(() => process.removeListener(event, listener));
-    }
-  });
+  const onSignal = onInterrupt(
+    () => controller.abort(),
+    () => process.exit(ExitCode.interrupted),
+  );
+  // Other modules' handlers stay (a lock's release, the cursor's return): with this one installed, a handler
+  // that would end the process on the signal leaves that to cssctl, and their clean-up runs on 'exit'.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // `cssctl … | head`: a closed pipe is not an error worth a word.

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CliError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
-import { useExportHeap } from '../core/heap.js';
 import { progressOf } from '../core/progress.js';
 
 export interface Page<T> {
@@ -241,7 +240,6 @@ export class Paginator<T> implements AsyncIterable<T> {
           next.catch(() => undefined);
           ahead.push({ offset: at, page: next });
         }
-        if (ahead.length > 0) useExportHeap();
       }
       if (fresh.length > 0) yield { items: fresh, start: pageStart, ends };
       this.position = pageStart + page.items.length;

@@ -7,6 +7,7 @@ import { registerApi } from './api/index.js';
 import { registerFindings } from './findings/index.js';
 import { registerScans } from './scans/index.js';
 import { registerWebhooks } from './webhooks/index.js';
+import { registerVersion } from './version/index.js';
 
 type Register = (program: Command, makeContext: MakeContext) => void;
 
@@ -19,6 +20,7 @@ const REGISTRARS: [words: string[], register: Register][] = [
   [['webhooks'], registerWebhooks],
   [['api'], registerApi],
   [['config'], registerConfig],
+  [['version'], registerVersion],
 ];
 
 /**

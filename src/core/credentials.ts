@@ -4,7 +4,7 @@ import { CliError, InterruptedError, UsageError } from './errors.js';
 import { ensureDir, readableByOthers, writeFileAtomic } from './files.js';
 import { withFileLock } from './lock.js';
 import { readStateFileSync } from './read-file.js';
-import { ChildKeytar, KeychainTimeoutError, keychainWorkerPath } from './keychain.js';
+import { ChildKeytar, KeychainTimeoutError, keychainWorker } from './keychain.js';
 
 /** What a login leaves behind for a profile. Lives only in the keychain or the 0600 file. */
 export interface Tokens {
@@ -92,7 +92,7 @@ export class KeychainStore implements CredentialStore {
   ): Promise<KeychainStore | undefined> {
     // On Linux the Secret Service lives on the session bus: without one there is no keychain to ask.
     if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) return undefined;
-    const worker = keychainWorkerPath();
+    const worker = keychainWorker();
     if (!worker) return undefined;
     const keytar = new ChildKeytar(worker, env, opts.timeoutMs ?? KEYCHAIN_TIMEOUT_MS, opts.signal);
     try {

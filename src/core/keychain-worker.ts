@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 
-interface Keytar {
+export interface Keytar {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
@@ -82,35 +82,45 @@ function reply(obj: object): void {
   process.stdout.write(`${JSON.stringify(obj)}\n`);
 }
 
-let keytar: Keytar | undefined;
-let loadError: string | undefined;
-try {
+/** keytar from node_modules (the npm package); the single executable loads its own (scripts/sea-main.mjs). */
+function keytarFromNodeModules(): Keytar {
   const mod = createRequire(import.meta.url)('keytar') as { default?: Keytar } & Keytar;
-  keytar = mod.default ?? mod;
-} catch (err) {
-  loadError = `keytar could not be loaded: ${(err as Error).message.split('\n')[0]}`;
+  return mod.default ?? mod;
 }
 
-createInterface({ input: process.stdin }).on('line', (line) => {
-  let r: Request;
+/** Answers requests on stdin until it closes. */
+export function serve(loadKeytar: () => Keytar = keytarFromNodeModules): void {
+  let keytar: Keytar | undefined;
+  let loadError: string | undefined;
   try {
-    r = JSON.parse(line) as Request;
-  } catch {
-    return;
+    keytar = loadKeytar();
+  } catch (err) {
+    loadError = `keytar could not be loaded: ${(err as Error).message.split('\n')[0]}`;
   }
-  if (!keytar) return reply({ id: r.id, ok: false, error: loadError });
-  handle(keytar, r).then(
-    (res) => {
-      const locked = (res as { locked?: boolean }).locked;
-      reply(
-        locked
-          ? { id: r.id, ok: false, locked, error: 'locked' }
-          : { id: r.id, ok: true, ...(res as object) },
-      );
-    },
-    (err: unknown) => reply({ id: r.id, ok: false, error: (err as Error)?.message ?? String(err) }),
-  );
-});
-// The parent went away: nothing more will be asked. SIGKILL, not exit(): a keytar call stuck in libsecret
-// would make a normal exit wait for it.
-process.stdin.on('end', () => process.kill(process.pid, 'SIGKILL'));
+
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    let r: Request;
+    try {
+      r = JSON.parse(line) as Request;
+    } catch {
+      return;
+    }
+    if (!keytar) return reply({ id: r.id, ok: false, error: loadError });
+    handle(keytar, r).then(
+      (res) => {
+        const locked = (res as { locked?: boolean }).locked;
+        reply(
+          locked
+            ? { id: r.id, ok: false, locked, error: 'locked' }
+            : { id: r.id, ok: true, ...(res as object) },
+        );
+      },
+      (err: unknown) => reply({ id: r.id, ok: false, error: (err as Error)?.message ?? String(err) }),
+    );
+  });
+  // The parent went away: nothing more will be asked. SIGKILL, not exit(): a keytar call stuck in libsecret
+  // would make a normal exit wait for it.
+  process.stdin.on('end', () => process.kill(process.pid, 'SIGKILL'));
+}
+
+if (import.meta.main) serve();

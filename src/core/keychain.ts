@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CliError, InterruptedError } from './errors.js';
+import { SEA_KEYCHAIN_HELPER } from './sea.js';
 
 /** The keychain holds the item in a locked collection (cli-contract.md §6: say so, never "not logged in"). */
 export class KeychainLockedError extends CliError {
@@ -15,12 +16,23 @@ export class KeychainLockedError extends CliError {
 /** No answer within the bound, or the helper process died. */
 export class KeychainTimeoutError extends CliError {}
 
-/** Where the helper lives: beside the bundle (dist/keychain-worker.js), or beside this file in the sources. */
-export function keychainWorkerPath(): string | undefined {
+/** How the keychain helper is started: the arguments and the environment given to process.execPath. */
+export interface WorkerCommand {
+  args: string[];
+  env?: Record<string, string>;
+}
+
+/**
+ * The helper: in the single executable, the executable itself (never a `node` from PATH, which may not exist);
+ * otherwise keychain-worker.js beside the bundle (or keychain-worker.ts beside this file in the sources), run
+ * by this node.
+ */
+export function keychainWorker(): WorkerCommand | undefined {
+  if (process.getBuiltinModule('node:sea')?.isSea()) return { args: [], env: { [SEA_KEYCHAIN_HELPER]: '1' } };
   for (const rel of ['./keychain-worker.js', './keychain-worker.ts']) {
     try {
       const p = fileURLToPath(new URL(rel, import.meta.url));
-      if (existsSync(p)) return p;
+      if (existsSync(p)) return { args: [p] };
     } catch {
       // not a file: URL (never the case for cssctl)
     }
@@ -47,7 +59,7 @@ export class ChildKeytar {
   private failed?: string;
 
   constructor(
-    private readonly workerPath: string,
+    private readonly worker: WorkerCommand,
     private readonly env: NodeJS.ProcessEnv,
     private readonly timeoutMs = 3000,
     private readonly signal?: AbortSignal,
@@ -70,8 +82,8 @@ export class ChildKeytar {
   }
 
   private start(): ChildProcess {
-    const child = spawn(process.execPath, [this.workerPath], {
-      env: this.env,
+    const child = spawn(process.execPath, this.worker.args, {
+      env: { ...this.env, ...this.worker.env },
       stdio: ['pipe', 'pipe', 'ignore'],
       windowsHide: true,
     });

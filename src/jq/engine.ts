@@ -1,9 +1,9 @@
 // The jq engine: jq 1.8 compiled to WebAssembly (npm `jq-wasm`, pinned exactly in package.json). This module
 // is loaded only when --jq is given (src/jq/stage.ts), and loads jq-wasm with it: no other command pays for
-// it. jq-wasm stays outside the bundle (scripts/build.mjs) so that it finds its own jq.wasm beside it.
+// it. jq-wasm is bundled apart, with its WebAssembly inlined (dist/jq.cjs, scripts/build.mjs).
 import type { Jq, JqResult } from 'jq-wasm';
 
-/** A new jq instance (jq-wasm reads and compiles its jq.wasm from beside itself). */
+/** A new jq instance (jq-wasm compiles its inlined WebAssembly). */
 async function newInstance(): Promise<Jq> {
   const { loadJq } = await import('jq-wasm');
   return loadJq();

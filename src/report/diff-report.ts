@@ -3,7 +3,6 @@
 // is shown; the exporter writes it in any format.
 import type { Finding, Severity } from '../api/findings-types.js';
 import type { Context } from '../core/context.js';
-import { useExportHeap } from '../core/heap.js';
 import type { Column, ReportAbout } from '../core/format.js';
 import type { ListSource } from '../core/output/index.js';
 import { findingColumns } from './columns.js';
@@ -105,8 +104,6 @@ export async function reportDiff(
   head: AsyncIterable<Finding>,
   opts: DiffReportOptions,
 ): Promise<DiffResult> {
-  // A comparison reads two whole sets: the export's V8 settings (core/heap.ts) keep its peak near one export's.
-  useExportHeap();
   const counts = new DiffCounts();
   const gateTally = new GateTally();
   const headTally = new GateTally();

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from '
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, hasCommand, received, runCli } from './harness.js';
+import { CLI_SHELL, World, hasCommand, received, runCli } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
 
 let w: World;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   await w.login('globex', 'owner', [], { env: { CSSCTL_PROFILE: 'g' } });
   const bin = join(w.dir, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'cssctl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  writeFileSync(join(bin, 'cssctl'), `#!/bin/sh\nexec ${CLI_SHELL} "$@"\n`);
   chmodSync(join(bin, 'cssctl'), 0o755);
   env = {
     PATH: `${bin}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,

@@ -23,7 +23,7 @@ import { FINDINGS_OFFER } from '../../src/report/registry.js';
 import { OUTPUT_FORMATS } from '../../src/core/config.js';
 import { LIST_OFFER, WIDE_LIST_OFFER } from '../../src/core/output/offer.js';
 import type { IO } from '../../src/core/io.js';
-import { BIN, hasCommand, runCli } from './harness.js';
+import { CLI_SHELL, hasCommand, runCli } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
 
 /**
@@ -65,7 +65,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cssctl-completion-'));
   const bin = join(dir, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'cssctl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  writeFileSync(join(bin, 'cssctl'), `#!/bin/sh\nexec ${CLI_SHELL} "$@"\n`);
   chmodSync(join(bin, 'cssctl'), 0o755);
   const config = join(dir, 'config');
   mkdirSync(config);

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, hasCommand, runCli } from './harness.js';
+import { CLI, hasCommand, runCli } from './harness.js';
 
 const TITLES = [
   "=cmd|' /C calc'!A0",
@@ -94,7 +94,7 @@ describe('-o csv piped (a spreadsheet import)', () => {
 
 describe.skipIf(!hasCommand('script'))('-o csv on a terminal (a pty under script)', () => {
   it('no escape sequence, C0/C1 control or bidi override from the service reaches the terminal', async () => {
-    const line = [process.execPath, BIN, 'findings', 'list', '-o', 'csv']
+    const line = [...CLI, 'findings', 'list', '-o', 'csv']
       .map((s) => `'${s.replace(/'/g, `'\\''`)}'`)
       .join(' ');
     const clean: Record<string, string> = {};

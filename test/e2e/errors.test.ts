@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, errorLine, lines, received, type CliResult } from './harness.js';
+import { cliSpawn, World, errorLine, lines, received, type CliResult } from './harness.js';
 
 let w: World;
 
@@ -381,7 +381,7 @@ async function interrupt(
 ): Promise<Interrupted> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...w.env, ...opts.env })) if (v !== undefined) env[k] = v;
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...cliSpawn(args), { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

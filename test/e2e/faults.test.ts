@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { optionsFromEnv } from '../sandbox/env.js';
-import { BIN, World, received } from './harness.js';
+import { cliSpawn, World, received } from './harness.js';
 
 /**
  * The fault suite (issue 9): paging through thousands of items while 5% of requests answer 500 and every
@@ -44,7 +44,7 @@ async function expectEveryItemOnceInOrderUnderFaults(clean: World, faulty: World
 
 function supportsFindingsAll(): boolean {
   try {
-    return execFileSync(process.execPath, [BIN, 'findings', 'list', '--help'], {
+    return execFileSync(...cliSpawn(['findings', 'list', '--help']), {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '' },
     }).includes('--all');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '../../src/core/webhook-signature.js';
-import { BIN, errorLine, lines, runCli } from './harness.js';
+import { CLI, errorLine, lines, runCli } from './harness.js';
 import { interruptWhen } from './interrupt.js';
 
 let dir: string;
@@ -62,9 +62,9 @@ describe('a FIFO without a writer: Ctrl-C and SIGTERM still stop the command at 
     for (const [k, v] of Object.entries({ ...env, CSSCTL_TOKEN: undefined }))
       if (v !== undefined) clean[k] = v;
     const child = spawn(
-      process.execPath,
+      CLI[0],
       [
-        BIN,
+        ...CLI.slice(1),
         'login',
         '--base-url',
         'http://127.0.0.1:9',

@@ -6,7 +6,28 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.js';
 
-export const BIN = fileURLToPath(new URL('../../bin/cssctl.js', import.meta.url));
+/**
+ * What the end-to-end tests run: the checkout's built bin/cssctl.js under the Node running the tests, or
+ * CSSCTL_TEST_BIN: another cssctl (an installed package's bin/cssctl.js, run by the `node` first on PATH as
+ * its shebang says, or the single executable). scripts/test-installed runs the suite that way.
+ */
+export const BIN =
+  process.env.CSSCTL_TEST_BIN ?? fileURLToPath(new URL('../../bin/cssctl.js', import.meta.url));
+/**
+ * The program and the arguments before cssctl's own that run BIN: CSSCTL_TEST_NODE (another Node, for an
+ * installed package's bin/cssctl.js) when set.
+ */
+export const CLI: readonly [string, ...string[]] = process.env.CSSCTL_TEST_NODE
+  ? [process.env.CSSCTL_TEST_NODE, BIN]
+  : process.env.CSSCTL_TEST_BIN
+    ? [BIN]
+    : [process.execPath, BIN];
+/** CLI as one shell word list (for tests that run cssctl through a shell, tmux or a script). */
+export const CLI_SHELL = CLI.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+/** Spawn arguments for `cssctl <args>`. */
+export function cliSpawn(args: readonly string[]): [string, string[]] {
+  return [CLI[0], [...CLI.slice(1), ...args]];
+}
 
 export interface CliResult {
   code: number | null;
@@ -20,6 +41,9 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** Another program to run instead of CLI (an installed cssctl). */
+  command?: string;
+  cwd?: string;
 }
 
 /**
@@ -31,11 +55,15 @@ export function runCli(
   baseEnv: Record<string, string | undefined>,
   opts: RunOptions = {},
 ): Promise<CliResult> {
+  // Every run gets a private cache folder unless the test names one: the code cache bin/cssctl.js writes on a
+  // first run (docs/shipping.md) never goes to the user's own ~/.cache.
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...baseEnv, ...opts.env })) if (v !== undefined) env[k] = v;
+  const merged = { XDG_CACHE_HOME: testCacheHome(), ...baseEnv, ...opts.env };
+  for (const [k, v] of Object.entries(merged)) if (v !== undefined) env[k] = v;
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [file, argv] = opts.command ? [opts.command, args] : cliSpawn(args);
+    const child = spawn(file, argv, { env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -60,6 +88,16 @@ export function runCli(
   });
 }
 
+let cacheHome: string | undefined;
+/** One cache folder for the test file's runs (each first run there writes the code cache; later ones read it). */
+export function testCacheHome(): string {
+  if (!cacheHome) {
+    cacheHome = mkdtempSync(join(tmpdir(), 'cssctl-e2e-cache-'));
+    process.once('exit', () => rmSync(cacheHome!, { recursive: true, force: true }));
+  }
+  return cacheHome;
+}
+
 /** A sandbox plus a private config folder and HOME: one isolated user of cssctl. */
 export class World {
   readonly dir: string;
@@ -74,6 +112,7 @@ export class World {
     this.env = {
       PATH: process.env.PATH,
       HOME: this.home,
+      XDG_CACHE_HOME: testCacheHome(),
       LANG: 'C.UTF-8',
       CSSCTL_CONFIG_DIR: this.configDir,
       // Back-off of 2 s then 4 s scaled down (the unit tests check the real schedule on a fake clock).

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
-import { BIN } from './harness.js';
+import { cliSpawn } from './harness.js';
 
 export interface Interrupted {
   code: number | null;
@@ -22,7 +22,7 @@ export async function interruptWhen(
 ): Promise<Interrupted> {
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
-  const child = spawn(process.execPath, [BIN, ...args], { env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...cliSpawn(args), { env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

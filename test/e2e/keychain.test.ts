@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, errorLine, hasCommand, keytarMissing } from './harness.js';
+import { CLI_SHELL, cliSpawn, World, errorLine, hasCommand, keytarMissing } from './harness.js';
 
 let w: World;
 let hung: Server;
@@ -80,7 +80,7 @@ describe('a hung keychain (D-Bus accepts, never answers)', () => {
       CSSCTL_CONFIG_DIR: w.configDir,
       DBUS_SESSION_BUS_ADDRESS: hungBus,
     };
-    const child = spawn(process.execPath, [BIN, 'auth', 'status'], {
+    const child = spawn(...cliSpawn(['auth', 'status']), {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -115,7 +115,7 @@ describe.runIf(canLock)('a locked keychain', () => {
     const script = `
       eval "$(printf %s pw | gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
       export GNOME_KEYRING_CONTROL
-      cli() { "${process.execPath}" "${BIN}" "$@"; echo "rc=$?"; }
+      cli() { ${CLI_SHELL} "$@"; echo "rc=$?"; }
       printf '%s\\n' "$PASSWORD" | cli login --base-url "${w.url}" -w acme --email "${c.email}" --password-stdin
       gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \\
         --method org.freedesktop.Secret.Service.Lock "['/org/freedesktop/secrets/collection/login']" >/dev/null

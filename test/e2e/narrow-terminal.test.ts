@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, hasCommand } from './harness.js';
+import { CLI_SHELL, World, hasCommand } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
 
 // eslint-disable-next-line no-control-regex
@@ -32,7 +32,7 @@ async function underScript(
 ): Promise<{ code: number | null; out: string; bytes: number; killed: boolean }> {
   const env: Record<string, string> = { TERM: 'xterm-256color' };
   for (const [k, v] of Object.entries(w.env)) if (v !== undefined) env[k] = v;
-  const line = `${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}`;
+  const line = `${CLI_SHELL} ${args.map(q).join(' ')}`;
   const child = spawn('script', ['-qec', line, '/dev/null'], {
     env,
     stdio: [inputForMs === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -107,7 +107,7 @@ describeTmux('a terminal narrower than 20 columns (tmux)', () => {
   async function screens(width: number): Promise<{ seen: string[]; last: string }> {
     w.sandbox.injectFaults({ kind: 'slow', ms: 1_500, path: '/connections' });
     const env = envPrefix({ ...w.env, TERM: 'xterm-256color' });
-    const line = `${env} ${q(process.execPath)} ${q(BIN)} connections list`;
+    const line = `${env} ${CLI_SHELL} connections list`;
     const session = tmux.start(`${line}\necho EXIT=$?\nsleep 60\n`, { width, height: 40 });
     const seen: string[] = [];
     const until = Date.now() + 15_000;
@@ -122,7 +122,7 @@ describeTmux('a terminal narrower than 20 columns (tmux)', () => {
   it('Ctrl-D at the email or the password prompt: exit 130, not an unsettled await (exit 13)', async () => {
     for (const atPassword of [false, true]) {
       const env = envPrefix({ ...w.env, TERM: 'xterm-256color' });
-      const line = `${env} ${q(process.execPath)} ${q(BIN)} login --profile ctrl-d --base-url ${q(w.url)} -w acme`;
+      const line = `${env} ${CLI_SHELL} login --profile ctrl-d --base-url ${q(w.url)} -w acme`;
       const session = tmux.start(`${line}\necho EXIT=$?\nsleep 60\n`);
       await tmux.waitFor(session, /Email/);
       if (atPassword) {

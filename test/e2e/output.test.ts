@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, errorLine, received, type CliResult } from './harness.js';
+import { cliSpawn, World, errorLine, received, type CliResult } from './harness.js';
 
 let w: World;
 
@@ -21,7 +21,7 @@ afterAll(async () => {
 function runTo(args: string[], fd: number | 'pipe-closed-early'): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(...cliSpawn(args), {
       env: w.env as NodeJS.ProcessEnv,
       stdio: ['ignore', fd === 'pipe-closed-early' ? 'pipe' : fd, 'pipe'],
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseFaults } from '../sandbox/faults.js';
-import { BIN, World } from './harness.js';
+import { CLI_SHELL, World } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
 
 /** The progress line of a long read, on a real terminal (tmux), with the sandbox slowed down. */
@@ -24,9 +24,7 @@ describeTmux('progress of a read of many pages', () => {
   function start(args: string[], env: Record<string, string | undefined> = {}): string {
     const e = envPrefix({ ...w.env, TERM: 'xterm-256color', ...env });
     const quoted = args.map((a) => `'${a}'`).join(' ');
-    return tmux.start(
-      `${e} '${process.execPath}' '${BIN}' ${quoted} > '${w.dir}/out.txt'\necho EXIT=$?\nsleep 30\n`,
-    );
+    return tmux.start(`${e} ${CLI_SHELL} ${quoted} > '${w.dir}/out.txt'\necho EXIT=$?\nsleep 30\n`);
   }
 
   it('items of the total, rate and time left, updated in place; gone at the end; stdout untouched', async () => {
@@ -72,7 +70,7 @@ describeTmux('progress of a read of many pages', () => {
     await limited.login('acme');
     const e = envPrefix({ ...limited.env, TERM: 'xterm-256color' });
     const s = tmux.start(
-      `${e} '${process.execPath}' '${BIN}' findings summary --by connection --max-wait 60 > /dev/null\necho EXIT=$?\nsleep 30\n`,
+      `${e} ${CLI_SHELL} findings summary --by connection --max-wait 60 > /dev/null\necho EXIT=$?\nsleep 30\n`,
     );
     // (limit 1000 per page is capped by the sandbox; each page is one request of the window's four)
     await tmux.waitFor(s, /Reading: \d+ of 400.*rate limited, resuming in \d+s/, 20_000);

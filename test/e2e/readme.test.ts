@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, hasCommand } from './harness.js';
+import { CLI_SHELL, World, hasCommand } from './harness.js';
 
 const run = promisify(execFile);
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -25,7 +25,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cssctl-readme-'));
   const bin = join(dir, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'cssctl'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  writeFileSync(join(bin, 'cssctl'), `#!/bin/sh\nexec ${CLI_SHELL} "$@"\n`);
   chmodSync(join(bin, 'cssctl'), 0o755);
   const home = join(dir, 'home');
   mkdirSync(home);

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, World, received, type CliResult } from './harness.js';
+import { cliSpawn, World, received, type CliResult } from './harness.js';
 
 function credFile(w: World) {
   return join(w.configDir, 'credentials.json');
@@ -341,7 +341,7 @@ describe('interrupts', () => {
       w.sandbox.injectFaults({ kind: 'status', status: 429, retryAfterSeconds: 30, path: '/connections' });
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(w.env)) if (v !== undefined) env[k] = v;
-      const child = spawn(process.execPath, [BIN, 'connections', 'list'], { env });
+      const child = spawn(...cliSpawn(['connections', 'list']), { env });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       await new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, World } from './harness.js';
+import { CLI_SHELL, World } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
 
 /** `scans wait` on a real terminal (tmux): the spinner with status and elapsed time, and Ctrl-C. */
@@ -21,9 +21,7 @@ describeTmux('scans wait on a terminal', () => {
     const env = envPrefix({ ...w.env, CSSCTL_POLL_BASE_MS: '200', TERM: 'xterm-256color' });
     const quoted = args.map((a) => `'${a}'`).join(' ');
     // The shell survives the Ctrl-C (a trap with a command is reset to default in cssctl), to print EXIT.
-    return tmux.start(
-      `trap : INT\n${env} '${process.execPath}' '${BIN}' ${quoted} > /dev/null\necho EXIT=$?\nsleep 30\n`,
-    );
+    return tmux.start(`trap : INT\n${env} ${CLI_SHELL} ${quoted} > /dev/null\necho EXIT=$?\nsleep 30\n`);
   }
 
   it('a spinner shows the status and the elapsed time, then a clean summary line', async () => {

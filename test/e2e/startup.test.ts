@@ -1,9 +1,9 @@
 // bin/cssctl.js answers --version and --help from dist/help.json (scripts/gen-help.mjs) without loading
 // the CLI. These tests fail when that file parts ways with what commander itself prints. The rest of the file
-// checks what else start-up leaves out: the code cache bin/cssctl.js compiles the bundle with, the part of the
-// command tree a command needs, and the built-in modules a request needs.
+// checks what else start-up leaves out: the part of the command tree a command needs, and the built-in modules
+// a request needs (the code cache: test/e2e/code-cache.test.ts).
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../../src/cli.js';
 import { IO } from '../../src/core/io.js';
 import { Collect } from '../helpers/streams.js';
-import { BIN, World } from './harness.js';
+import { cliSpawn, World } from './harness.js';
 
 interface HelpFile {
   version: string;
@@ -86,7 +86,7 @@ describe('dist/help.json matches commander', () => {
 
 describe('bin/cssctl.js answers early', () => {
   const run = (args: string[]) =>
-    execFileSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    execFileSync(...cliSpawn(args), { encoding: 'utf8', env: { PATH: process.env.PATH } });
 
   it('--version and --help print what the CLI would', async () => {
     expect(run(['--version'])).toBe(`${pkg.version}\n`);
@@ -141,118 +141,6 @@ describe('start-up builds the part of the command tree a command needs', () => {
     });
     expect(code).toBe(2);
     expect(stderr.text).toMatch(/Did you mean list\?/);
-  });
-});
-
-describe('bin/cssctl.js compiles the bundle with its code cache', () => {
-  /** How bin/cssctl.js loaded dist/cli.cjs in a fresh node with `env` (and its exports, checked). */
-  const loadedFrom = (env: Record<string, string> = {}, args: string[] = []) =>
-    execFileSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `const { loadCli } = await import(${JSON.stringify(BIN)});
-         const { cli, from } = loadCli();
-         if (typeof cli.run !== 'function' || typeof cli.main !== 'function') throw new Error('no CLI');
-         process.stdout.write(from);`,
-        '--',
-        ...args,
-      ],
-      { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } },
-    );
-
-  it('V8 takes the cache the build made for this node', () => {
-    expect(loadedFrom()).toBe('code cache');
-  });
-
-  it('also where `module` and `require` are globals (node -e), and dist/cli.cjs is still a module', () => {
-    const out = execFileSync(
-      process.execPath,
-      [
-        '-e',
-        `const direct = require(${JSON.stringify(BIN.replace(/bin[\\/]cssctl\.js$/, 'dist/cli.cjs'))});
-         import(${JSON.stringify(BIN)}).then(({ loadCli }) => {
-           const { cli, from } = loadCli();
-           process.stdout.write([from, typeof cli.main, typeof direct.main].join(' '));
-         });`,
-      ],
-      { encoding: 'utf8', env: { PATH: process.env.PATH } },
-    );
-    expect(out).toBe('code cache function function');
-  });
-
-  it('under other V8 flags the cache is refused and V8 compiles from source', () => {
-    expect(loadedFrom({ NODE_OPTIONS: '--stack-trace-limit=20' })).toBe('source (code cache refused)');
-  });
-
-  it('a bundle of the same length from another build is never given this cache', () => {
-    // V8 would take it (it checks the source's length only); the build id on the first line keeps them apart.
-    const dir = mkdtempSync(join(tmpdir(), 'cssctl-build-'));
-    try {
-      const root = join(BIN, '..', '..');
-      cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
-      cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
-      cpSync(join(root, 'package.json'), join(dir, 'package.json'));
-      const bundle = join(dir, 'dist', 'cli.cjs');
-      const text = readFileSync(bundle, 'utf8');
-      const other = text.replace(
-        /^\/\*cssctl-build:(\w)/,
-        (_m, c: string) => `/*cssctl-build:${c === '0' ? '1' : '0'}`,
-      );
-      expect(other.length).toBe(text.length);
-      expect(other).not.toBe(text);
-      writeFileSync(bundle, other);
-      const from = execFileSync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          `process.stdout.write((await import(${JSON.stringify(join(dir, 'bin', 'cssctl.js'))})).loadCli().from)`,
-        ],
-        { encoding: 'utf8', env: { PATH: process.env.PATH } },
-      );
-      expect(from).toBe('source');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('--verbose requires the bundle, so stack traces go through its source map', () => {
-    expect(loadedFrom({}, ['--verbose'])).toBe('require');
-    expect(loadedFrom({ CSSCTL_DEBUG: '1' })).toBe('require');
-  });
-
-  it('a command that only reads writes nothing, not even a compile cache in the temporary folder', async () => {
-    const world = await World.start();
-    const tmp = mkdtempSync(join(tmpdir(), 'cssctl-tmp-'));
-    try {
-      await world.login();
-      const res = await world.run(['connections', 'list', '--json'], { env: { TMPDIR: tmp } });
-      expect(res.code, res.stderr).toBe(0);
-      expect(readdirSync(tmp)).toEqual([]);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-      await world.close();
-    }
-  });
-
-  it('a command prints the same from the cache, from a refused cache and under --verbose', async () => {
-    const world = await World.start();
-    try {
-      await world.login();
-      const list = (env: Record<string, string>, extra: string[] = []) =>
-        world.run(['connections', 'list', '--json', ...extra], { env });
-      const cached = await list({});
-      const refused = await list({ NODE_OPTIONS: '--stack-trace-limit=20' });
-      const verbose = await list({}, ['--verbose']);
-      expect(cached.code, cached.stderr).toBe(0);
-      expect(JSON.parse(cached.stdout).length).toBeGreaterThan(0);
-      expect(refused.stdout).toBe(cached.stdout);
-      expect(verbose.stdout).toBe(cached.stdout);
-    } finally {
-      await world.close();
-    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, lines, received } from './harness.js';
+import { CLI_SHELL, World, lines, received } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
 
 interface Group {
@@ -141,7 +141,7 @@ describeTmux('findings summary on a terminal', () => {
       String(width),
       '-y',
       '20',
-      `${env} '${process.execPath}' '${BIN}' findings summary; echo EXIT=$?; sleep 30`,
+      `${env} ${CLI_SHELL} findings summary; echo EXIT=$?; sleep 30`,
     );
     const screen = await tmux.waitFor(name, /EXIT=\d/);
     expect(screen).toContain('EXIT=0');

@@ -2,7 +2,7 @@
 // everything shows; -o wide shows every column uncut; --columns picks columns by name (checked before any
 // request). Run in tmux, so stdout is a terminal of that width.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, errorLine, lines } from './harness.js';
+import { CLI_SHELL, World, errorLine, lines } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
 
 let w: World;
@@ -39,13 +39,10 @@ afterAll(async () => {
 async function atTerminal(columns: number, args: string[]): Promise<string[]> {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const env = envPrefix({ ...w.env, TERM: 'xterm-256color', TZ: 'UTC', NO_COLOR: '1' });
-  const s = tmux.start(
-    `${env} ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')} 2>/dev/null\necho EXIT=$?\nsleep 60\n`,
-    {
-      columns,
-      rows: 50,
-    },
-  );
+  const s = tmux.start(`${env} ${CLI_SHELL} ${args.map(q).join(' ')} 2>/dev/null\necho EXIT=$?\nsleep 60\n`, {
+    columns,
+    rows: 50,
+  });
   const screen = await tmux.waitFor(s, /EXIT=\d+/);
   const all = screen.split('\n');
   const end = all.findIndex((l) => /^EXIT=/.test(l));

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, World, hasCommand } from './harness.js';
+import { CLI_SHELL, World, hasCommand } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
 
 /**
@@ -33,7 +33,7 @@ describeTmux('cssctl at a terminal', () => {
   function cssctl(args: string[], rest = '', extraEnv: Record<string, string | undefined> = {}): string {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const env = envPrefix({ ...w.env, DBUS_SESSION_BUS_ADDRESS: dbus, TERM: 'xterm-256color', ...extraEnv });
-    const line = `${env} ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')} ${rest}`;
+    const line = `${env} ${CLI_SHELL} ${args.map(q).join(' ')} ${rest}`;
     return tmux.start(`${line}\necho EXIT=$?\nsleep 60\n`);
   }
 

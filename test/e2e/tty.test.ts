@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, hasCommand } from './harness.js';
+import { CLI_SHELL, World, hasCommand } from './harness.js';
 
 /** A real terminal: tmux runs cssctl in a pane; send-keys types, capture-pane reads the screen. */
 
@@ -49,7 +49,7 @@ run('interactive login on a terminal', () => {
     const quoted = args.map((a) => `'${a}'`).join(' ');
     writeFileSync(
       script,
-      `env -i ${env} TERM=xterm-256color '${process.execPath}' '${BIN}' ${quoted}\necho EXIT=$?\nsleep 30\n`,
+      `env -i ${env} TERM=xterm-256color ${CLI_SHELL} ${quoted}\necho EXIT=$?\nsleep 30\n`,
     );
     tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '30', `sh '${script}'`);
     return session;

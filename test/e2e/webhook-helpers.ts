@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BIN } from './harness.js';
+import { cliSpawn } from './harness.js';
 
 export function hmac(secret: string, body: Buffer | string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -42,13 +42,13 @@ export async function startListen(
 ): Promise<Running> {
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
-  const argv = [BIN, 'webhooks', 'listen', '--port', '0', ...args];
+  const [cmd, argv] = cliSpawn(['webhooks', 'listen', '--port', '0', ...args]);
   const child = opts.shell
-    ? spawn('sh', ['-c', `${opts.shell}; exec "$0" "$@"`, process.execPath, ...argv], {
+    ? spawn('sh', ['-c', `${opts.shell}; exec "$0" "$@"`, cmd, ...argv], {
         env: clean,
         stdio: ['pipe', 'pipe', 'pipe'],
       })
-    : spawn(process.execPath, argv, { env: clean, stdio: ['pipe', 'pipe', 'pipe'] });
+    : spawn(cmd, argv, { env: clean, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

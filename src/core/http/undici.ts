@@ -15,8 +15,8 @@ export interface UndiciParts {
   createDispatcher(): Dispatcher;
   /** A plain keep-alive agent (loopback is never proxied). */
   createAgent(): Dispatcher;
-  /** Which build of undici was loaded (for --verbose and the benchmark). */
-  kind: 'core' | 'full';
+  /** Whether the service is reached directly or through the proxy the environment names. */
+  kind: 'direct' | 'proxy';
 }
 
 const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
@@ -33,43 +33,45 @@ export function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * undici, loaded on the first request and only as much of it as the request uses. Without proxy variables
- * that is its Agent (pool, HTTP/1.1 client, connector) and its request API: about a third of undici, and
- * none of fetch, WebSocket, the cache or the mocks, which cost ~60 ms to load on every request command.
- * With HTTPS_PROXY/HTTP_PROXY set, the whole package is loaded for its EnvHttpProxyAgent.
+ * undici, loaded on the first request and only as much of it as the request uses: its Agent (pool, HTTP/1.1
+ * client, connector), its request API, and with HTTPS_PROXY/HTTP_PROXY set its EnvHttpProxyAgent. About a
+ * third of undici, and none of fetch, WebSocket, the cache or the mocks, which its index loads (~60 ms on
+ * every request command, `npm run bench`). The files are undici's own, bundled from the exact version
+ * package.json pins (scripts/build.mjs); nothing of undici is required at run time.
  */
 export async function loadUndici(env: NodeJS.ProcessEnv = process.env): Promise<UndiciParts> {
-  if (proxyConfigured(env)) {
-    const mod = await import('undici');
-    // Bundled, undici (CommonJS) may arrive as the default export; unbundled, as named exports.
-    const u = (
-      mod.EnvHttpProxyAgent ? mod : (mod as unknown as { default: typeof mod }).default
-    ) as typeof mod;
-    return {
-      request: (url, options) => u.request(url, options),
-      createDispatcher: () => new u.EnvHttpProxyAgent({ maxHeaderSize: MAX_HEADER_SIZE }),
-      createAgent: () => new u.Agent({ maxHeaderSize: MAX_HEADER_SIZE }),
-      kind: 'full',
-    };
-  }
   const [{ default: Agent }, { default: dispatchRequest }] = await Promise.all([
     import('undici/lib/dispatcher/agent.js'),
     import('undici/lib/api/api-request.js'),
   ]);
-  // Without a proxy the service's dispatcher is the plain agent loopback gets.
   const agent = () => new Agent({ maxHeaderSize: MAX_HEADER_SIZE });
-  return {
-    // What undici's top-level request() does before calling the same function on the dispatcher.
-    request: (url, { dispatcher, ...options }) => {
-      const u = new URL(url);
-      return dispatchRequest.call(dispatcher, {
-        ...options,
-        origin: u.origin,
-        path: `${u.pathname}${u.search}`,
-      });
-    },
-    createDispatcher: agent,
-    createAgent: agent,
-    kind: 'core',
+  // What undici's top-level request() does before calling the same function on the dispatcher.
+  const request: UndiciRequest = (url, { dispatcher, ...options }) => {
+    const u = new URL(url);
+    return dispatchRequest.call(dispatcher, {
+      ...options,
+      origin: u.origin,
+      path: `${u.pathname}${u.search}`,
+    });
   };
+  if (proxyConfigured(env)) {
+    const [{ default: EnvHttpProxyAgent }, { default: Dispatcher }, { default: connect }] = await Promise.all(
+      [
+        import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+        import('undici/lib/dispatcher/dispatcher.js'),
+        import('undici/lib/api/api-connect.js'),
+      ],
+    );
+    // A proxy agent opens its tunnel with dispatcher.connect(), which undici's index adds to every dispatcher
+    // (Object.assign(Dispatcher.prototype, api)); the index is not loaded, so the one method is added here.
+    (Dispatcher.prototype as { connect?: unknown }).connect ??= connect;
+    return {
+      request,
+      createDispatcher: () => new EnvHttpProxyAgent({ maxHeaderSize: MAX_HEADER_SIZE }),
+      createAgent: agent,
+      kind: 'proxy',
+    };
+  }
+  // Without a proxy the service's dispatcher is the plain agent loopback gets.
+  return { request, createDispatcher: agent, createAgent: agent, kind: 'direct' };
 }

@@ -6,7 +6,6 @@ import { Paginator, idOfObject } from '../../api/paginate.js';
 import { isFailed, isFinal } from '../../api/scan-status.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { useExportHeap } from '../../core/heap.js';
 import type { ApiClient } from '../../core/http/client.js';
 import { BaseIndex } from '../diff.js';
 import { isFileRef, readFindingsFile } from './file.js';
@@ -110,8 +109,6 @@ export async function loadBase(
   flag: string,
   resume: string,
 ): Promise<Base> {
-  // Two whole sets are read: the export's V8 settings (core/heap.ts) keep the peak near one export's.
-  useExportHeap();
   const index = new BaseIndex();
   let source: AsyncIterable<Finding>;
   let label: string;

@@ -1,0 +1,68 @@
+// The single executable's main script (scripts/build-exe.mjs bundles it into the executable with Node's own
+// single-executable support). It is bin/cssctl.js reading its files from the executable's assets instead of
+// dist/: help.json for --version and --help, cli.cjs compiled with the code cache the build took with this
+// very Node and these flags (cli.cache), and, as the keychain helper, keytar's addon (keytar.node).
+import { answerEarly, loadCli } from '../bin/cssctl.js';
+import { SEA_KEYCHAIN_HELPER } from '../src/core/sea.js';
+
+const sea = process.getBuiltinModule('node:sea');
+const path = process.getBuiltinModule('node:path');
+
+const assets = {
+  sea: true,
+  // Where the bundle says it is (stack traces, __filename): beside the executable, as in the package.
+  path: (name) => path.join(path.dirname(process.execPath), name),
+  text: (name) => sea.getAsset(name, 'utf8'),
+  /** A CommonJS file built apart from the bundle (config-writer.cjs, jq.cjs), compiled from its asset once. */
+  module: (name) => {
+    modules[name] ??= (() => {
+      const Module = process.getBuiltinModule('node:module');
+      const file = path.join(path.dirname(process.execPath), name);
+      const m = new Module(file);
+      m.filename = file;
+      m._compile(sea.getAsset(name, 'utf8'), file);
+      return m.exports;
+    })();
+    return modules[name];
+  },
+};
+const modules = {};
+
+/**
+ * keytar's addon, written to a private temporary folder (an addon can only be loaded from a file) and loaded
+ * from there, then removed. Without libsecret (or with no asset), the error says why and the file store is
+ * used, as for the npm package without keytar.
+ */
+function keytarFromAsset() {
+  const fs = process.getBuiltinModule('node:fs');
+  const dir = fs.mkdtempSync(path.join(process.getBuiltinModule('node:os').tmpdir(), 'cssctl-keytar-'));
+  try {
+    const file = path.join(dir, 'keytar.node');
+    fs.writeFileSync(file, new Uint8Array(sea.getRawAsset('keytar.node')), { mode: 0o700 });
+    const addon = { exports: {} };
+    process.dlopen(addon, file);
+    const k = addon.exports;
+    // keytar's own wrapper (lib/keytar.js) only checks that the arguments are not empty; cssctl's always are not.
+    return {
+      getPassword: (service, account) => k.getPassword(service, account),
+      setPassword: (service, account, password) => k.setPassword(service, account, password),
+      deletePassword: (service, account) => k.deletePassword(service, account),
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env[SEA_KEYCHAIN_HELPER] === '1') {
+  delete process.env[SEA_KEYCHAIN_HELPER];
+  // Loaded only here: its modules (readline, child_process) would cost every command's start-up.
+  import('../src/core/keychain-worker.js').then(({ serve }) => serve(keytarFromAsset));
+} else if (!answerEarly(process.argv.slice(2), assets)) {
+  const { cli, from } = loadCli({
+    files: assets,
+    cachedData: new Uint8Array(sea.getRawAsset('cli.cache')),
+    cache: false,
+  });
+  if (process.env.CSSCTL_DEBUG_STARTUP === '1') process.stderr.write(`cssctl: compiled from ${from}\n`);
+  cli.run();
+}
