@@ -55,11 +55,17 @@ export function renderNotices(notices, self) {
 }
 
 /** Writes `file` from the metafiles of the builds that ship; returns the packages it names. */
+/** jq-wasm's WebAssembly is jq 1.8.2 itself: jq's COPYING (which also covers the decNumber code in it). */
+const BUILT_IN = { 'jq-wasm': ['licenses/jq-1.8.2-COPYING'] };
+
 export function writeNotices(metafiles, root, file, self) {
   const notices = bundledPackages(metafiles, root)
     .filter((dir) => existsSync(join(dir, 'package.json')))
     .map(packageNotice)
     .sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
+  // Software compiled into a package's own build, whose licence the package does not ship (licenses/).
+  for (const n of notices)
+    for (const extra of BUILT_IN[n.name] ?? []) n.texts.push(readFileSync(join(root, extra), 'utf8').trim());
   // The same package at two versions (nested node_modules) is listed twice; the same folder once.
   writeFileSync(file, renderNotices(notices, self));
   return notices;

@@ -50,7 +50,9 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the package', () => {
         'dist/THIRD-PARTY-NOTICES.md',
         'dist/cli.cjs',
         'dist/cli.cjs.map',
+        'dist/config-writer.cjs',
         'dist/help.json',
+        'dist/jq.cjs',
         'dist/keychain-worker.js',
         'package.json',
         ...completions,
@@ -80,9 +82,16 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the package', () => {
       'ora',
       'proper-lockfile',
       '@inquirer/core',
+      // bundled apart: dist/config-writer.cjs and dist/jq.cjs
+      'conf',
+      'ajv',
+      'jq-wasm',
+      'yaml',
     ])
       expect(notices).toMatch(new RegExp(`^## ${name.replace('/', '\\/')} \\d`, 'm'));
     expect(notices).toContain('Permission is hereby granted');
+    // jq itself, compiled into jq-wasm's WebAssembly (dist/jq.cjs).
+    expect(notices).toContain('jq is copyright (C) 2012 Stephen Dolan');
   });
 
   it('installs with npm install -g into an empty prefix and runs from another folder', async () => {
