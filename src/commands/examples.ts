@@ -108,6 +108,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'cssctl webhooks replay ./deliveries --to http://127.0.0.1:3000/hooks',
     'cssctl webhooks replay ./deliveries/20261125T084100.123Z-scan.completed-4aecf01f.json --to http://127.0.0.1:3000/hooks --resign',
   ],
+  version: ['cssctl version', 'cssctl version --json'],
   'config list': ['cssctl config list', 'cssctl config list --profile staging'],
   'config get': ['cssctl config get workspace', 'cssctl config get base_url --profile staging'],
   'config set': ['cssctl config set workspace acme', 'cssctl config set output wide'],

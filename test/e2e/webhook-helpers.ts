@@ -115,3 +115,18 @@ export async function post(url: string, body: string | Buffer, headers: Record<s
   });
   return { status: res.status, body: await res.text() };
 }
+
+/** A scan started through the sandbox API directly (not through `scans create`), for its deliveries. */
+export async function startScan(baseUrl: string, token: string, alias: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/v1/scans`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'x-tenant-slug': 'acme',
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ connection_alias: alias }),
+  });
+  if (res.status !== 201) throw new Error(`POST /scans answered ${res.status}`);
+  return ((await res.json()) as { scan_id: string }).scan_id;
+}

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { World, errorLine, lines } from './harness.js';
-import { hmac, killListeners, post, startListen, testReceiver, until } from './webhook-helpers.js';
+import { hmac, killListeners, post, startListen, testReceiver, until, startScan } from './webhook-helpers.js';
 
 const SECRET = 'e2e-loop-secret-51c9';
 const NAME = /^\d{8}T\d{6}\.\d{3}Z-[a-z._]+-[0-9a-f]{8}\.json$/;
@@ -36,20 +36,6 @@ async function register(url: string, events: string) {
     env: { ...env, CSSCTL_WEBHOOK_SECRET: SECRET },
   });
   expect(res.code, res.stderr).toBe(0);
-}
-
-async function startScan(alias: string): Promise<string> {
-  const res = await fetch(`${w.url}/api/v1/scans`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'x-tenant-slug': 'acme',
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ connection_alias: alias }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { scan_id: string }).scan_id;
 }
 
 /** A delivery body as the service would write it, `timestamp` now unless given. */
@@ -96,7 +82,7 @@ describe('listen --save, then replay', () => {
     const l = await listen(['--save', dir]);
     expect(l.stderr()).toContain(`saving to ${dir}`);
     await register(l.url, 'all');
-    await startScan('prod');
+    await startScan(w.url, token, 'prod');
     await until(
       () => w.sandbox.deliveries.length > 1 && w.sandbox.deliveries.every((d) => d.outcome === 'delivered'),
       'the scan’s deliveries',
@@ -252,7 +238,7 @@ describe('listen --events, duplicates, --tolerance', () => {
         'ndjson',
       ]);
       await register(l.url, 'scan.completed,scan.failed');
-      await startScan('legacy-fail');
+      await startScan(w.url, token, 'legacy-fail');
       await until(
         () =>
           w.sandbox.deliveries.length === 2 && w.sandbox.deliveries.every((d) => d.outcome === 'delivered'),
@@ -389,7 +375,7 @@ describe('listen --save on a full disk', () => {
     const filler = fill(dir);
     const l = await listen(['--save', dir]);
     await register(l.url, 'scan.completed');
-    const scanId = await startScan('prod');
+    const scanId = await startScan(w.url, token, 'prod');
     await until(
       () => (w.sandbox.deliveries[0]?.attempts ?? 0) >= 1 && w.sandbox.deliveries[0]?.status === 500,
       'a 500',
@@ -452,7 +438,7 @@ describe('webhooks verify explains', () => {
   it('a real delivery re-serialised by a framework, in one line', async () => {
     const l = await listen([]);
     await register(l.url, 'scan.completed');
-    await startScan('staging');
+    await startScan(w.url, token, 'staging');
     await until(() => w.sandbox.deliveries[0]?.outcome === 'delivered', 'the delivery');
     const d = w.sandbox.deliveries[0]!;
     const pretty = JSON.stringify(JSON.parse(d.body), null, 2);

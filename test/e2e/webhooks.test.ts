@@ -6,7 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { World, errorLine, lines, received } from './harness.js';
-import { hmac, killListeners, post, startListen as start, testReceiver, until } from './webhook-helpers.js';
+import {
+  hmac,
+  killListeners,
+  post,
+  startListen as start,
+  testReceiver,
+  until,
+  startScan,
+} from './webhook-helpers.js';
 
 const SECRET = 'e2e-webhook-secret-7f3a';
 const EVENTS = [
@@ -32,21 +40,6 @@ afterEach(killListeners);
 
 function startListen(args: string[]) {
   return start({ ...w.env, CSSCTL_WEBHOOK_SECRET: SECRET }, args);
-}
-
-/** A scan started through the sandbox API directly (not through `scans create`). */
-async function startScan(alias: string): Promise<string> {
-  const res = await fetch(`${w.url}/api/v1/scans`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'x-tenant-slug': 'acme',
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ connection_alias: alias }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { scan_id: string }).scan_id;
 }
 
 // ---- create, list, delete ---------------------------------------------------------------------
@@ -217,7 +210,7 @@ describe('webhooks listen', () => {
     const l = await startListen(['--path', '/hooks']);
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks$/);
     await register(l.url);
-    const scanId = await startScan('prod');
+    const scanId = await startScan(w.url, token, 'prod');
     await until(() => l.stdout().includes(scanId), 'the scan.completed line');
     const line = lines(l.stdout())[0]!;
     expect(line).toMatch(
@@ -261,7 +254,7 @@ describe('webhooks listen', () => {
   it('with -o ndjson prints each verified delivery whole, one per line', async () => {
     const l = await startListen(['-o', 'ndjson']);
     await register(l.url, 'scan.completed,scan.failed');
-    await startScan('legacy-fail');
+    await startScan(w.url, token, 'legacy-fail');
     await until(() => lines(l.stdout()).length >= 2, 'two deliveries');
     const printed = lines(l.stdout()).map((x) => JSON.parse(x));
     const sent = w.sandbox.deliveries.map((d) => JSON.parse(d.body));
@@ -277,7 +270,7 @@ describe('webhooks listen', () => {
       const l = await startListen(['--forward-to', target.url]);
       expect(l.stderr()).toContain(`forwarding to ${target.url}`);
       await register(l.url);
-      const scanId = await startScan('staging');
+      const scanId = await startScan(w.url, token, 'staging');
       await until(() => target.hits.length === 1, 'the forwarded delivery');
       const sent = w.sandbox.deliveries[0]!;
       expect(target.hits[0]!.raw.equals(Buffer.from(sent.body))).toBe(true);
