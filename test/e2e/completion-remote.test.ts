@@ -98,7 +98,8 @@ describe('cssctl __complete connections|scans', () => {
     expect(sorted(again.stdout.trim().split('\n'))).toEqual(sorted(acmeAliases));
     expect(received(w.sandbox, '/connections')).toHaveLength(1);
     const dir = join(e.XDG_CACHE_HOME!, 'cssctl');
-    const files = readdirSync(dir);
+    // The folder is shared with the code cache (bin/cssctl.js): the completion files are complete-*.json.
+    const files = readdirSync(dir).filter((f) => f.startsWith('complete-'));
     expect(files).toHaveLength(1);
     const cached = readFileSync(join(dir, files[0]!), 'utf8');
     const creds = JSON.parse(readFileSync(join(w.configDir, 'credentials.json'), 'utf8')) as {
