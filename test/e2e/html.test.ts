@@ -10,7 +10,7 @@ import { html } from '../../src/report/html.js';
 import { Collect } from '../helpers/streams.js';
 import { createServer } from 'node:http';
 import { World, hasCommand } from './harness.js';
-import { Browser } from './cdp.js';
+import { Browser, CHROMIUM_FLAGS } from './cdp.js';
 
 /** -o html in a real browser: Debian's chromium, headless (installed by .ci/run; missing there is a failure). */
 const describeChromium = hasCommand('chromium') || process.env.CI === 'true' ? describe : describe.skip;
@@ -72,22 +72,11 @@ async function render(items: unknown[], failOn?: string): Promise<string> {
 
 function chromium(args: string[]): string {
   const profile = mkdtempSync(join(dir, 'profile-'));
-  return execFileSync(
-    'chromium',
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
-      ...args,
-    ],
-    { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  return execFileSync('chromium', [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 describe('-o html, as text', () => {
