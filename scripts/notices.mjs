@@ -44,28 +44,73 @@ export function packageNotice(dir) {
 
 export function renderNotices(notices, self) {
   const head = `# Third-party notices\n\n${self} bundles the following packages into its files. Their licences follow.\n`;
-  const list = notices.map((n) => `- ${n.name} ${n.version} (${n.licence})`).join('\n');
+  const within = (n) =>
+    (n.builtIn ?? []).map((b) => `\n  - ${b.name} ${b.version} (${b.licence}), ${b.where}`);
+  const list = notices.map((n) => `- ${n.name} ${n.version} (${n.licence})${within(n).join('')}`).join('\n');
+  const block = (t) => `\`\`\`\n${t}\n\`\`\``;
   const body = notices
-    .map(
-      (n) =>
-        `## ${n.name} ${n.version}\n\nLicence: ${n.licence}\n\n${n.texts.map((t) => `\`\`\`\n${t}\n\`\`\``).join('\n\n')}`,
+    .map((n) =>
+      [
+        `## ${n.name} ${n.version}\n\nLicence: ${n.licence}`,
+        ...n.texts.map(block),
+        ...(n.builtIn ?? []).map(
+          (b) => `### ${b.name} ${b.version}, ${b.where}\n\nLicence: ${b.licence}\n\n${block(b.text)}`,
+        ),
+      ].join('\n\n'),
     )
     .join('\n\n');
   return `${head}\n${list}\n\n${body}\n`;
 }
 
-/** Writes `file` from the metafiles of the builds that ship; returns the packages it names. */
-/** jq-wasm's WebAssembly is jq 1.8.2 itself: jq's COPYING (which also covers the decNumber code in it). */
-const BUILT_IN = { 'jq-wasm': ['licenses/jq-1.8.2-COPYING'] };
+/**
+ * Software compiled into a package's own build whose licence the package does not ship: the texts are kept in
+ * licenses/, copied from the upstream sources at the versions that build holds. They are tied to the
+ * package's version (jq-wasm's names the jq it compiles), so an upgrade fails the build until someone checks
+ * what the new build holds.
+ */
+const BUILT_IN = {
+  'jq-wasm': {
+    version: '3.0.0-jq-1.8.2',
+    where: "compiled into jq-wasm's WebAssembly (dist/jq.cjs)",
+    parts: [
+      // jq's COPYING also covers the decNumber code in jq's tree.
+      { name: 'jq', version: '1.8.2', licence: 'MIT', file: 'licenses/jq-1.8.2-COPYING' },
+      // jq 1.8.2 is built --with-oniguruma=builtin: its vendor/oniguruma submodule, pinned at 6.9.10.
+      {
+        name: 'Oniguruma',
+        version: '6.9.10',
+        licence: 'BSD-2-Clause',
+        file: 'licenses/oniguruma-6.9.10-COPYING',
+      },
+    ],
+  },
+};
 
+/** The notices of what is compiled into a package's build (BUILT_IN), or none. */
+export function builtInNotices(notice, root, builtIn = BUILT_IN) {
+  const entry = builtIn[notice.name];
+  if (!entry) return [];
+  if (entry.version !== notice.version)
+    throw new Error(
+      `build: ${notice.name} is ${notice.version}, but the licences of what its build compiles in were checked ` +
+        `for ${entry.version} (scripts/notices.mjs BUILT_IN, licenses/): check them again`,
+    );
+  return entry.parts.map((p) => ({
+    name: p.name,
+    version: p.version,
+    licence: p.licence,
+    where: entry.where,
+    text: readFileSync(join(root, p.file), 'utf8').trim(),
+  }));
+}
+
+/** Writes `file` from the metafiles of the builds that ship; returns the packages it names. */
 export function writeNotices(metafiles, root, file, self) {
   const notices = bundledPackages(metafiles, root)
     .filter((dir) => existsSync(join(dir, 'package.json')))
     .map(packageNotice)
     .sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
-  // Software compiled into a package's own build, whose licence the package does not ship (licenses/).
-  for (const n of notices)
-    for (const extra of BUILT_IN[n.name] ?? []) n.texts.push(readFileSync(join(root, extra), 'utf8').trim());
+  for (const n of notices) n.builtIn = builtInNotices(n, root);
   // The same package at two versions (nested node_modules) is listed twice; the same folder once.
   writeFileSync(file, renderNotices(notices, self));
   return notices;

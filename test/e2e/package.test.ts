@@ -90,8 +90,10 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the package', () => {
     ])
       expect(notices).toMatch(new RegExp(`^## ${name.replace('/', '\\/')} \\d`, 'm'));
     expect(notices).toContain('Permission is hereby granted');
-    // jq itself, compiled into jq-wasm's WebAssembly (dist/jq.cjs).
+    // jq itself and the Oniguruma it is built with, compiled into jq-wasm's WebAssembly (dist/jq.cjs).
     expect(notices).toContain('jq is copyright (C) 2012 Stephen Dolan');
+    expect(notices).toMatch(/^### Oniguruma 6\.9\.10, compiled into jq-wasm's WebAssembly/m);
+    expect(notices).toContain('Copyright (c) 2002-2021  K.Kosako');
   });
 
   it('installs with npm install -g into an empty prefix and runs from another folder', async () => {

@@ -1,0 +1,84 @@
+// scripts/notices.mjs: the licences of what is compiled into a bundled package's own build (jq-wasm's
+// WebAssembly holds jq and Oniguruma), which the package does not ship.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+interface BuiltIn {
+  name: string;
+  version: string;
+  licence: string;
+  where: string;
+  text: string;
+}
+interface Notice {
+  name: string;
+  version: string;
+  licence: string;
+  texts: string[];
+  builtIn?: BuiltIn[];
+}
+const notices = (await import(pathToFileURL(join(root, 'scripts/notices.mjs')).href)) as {
+  builtInNotices: (n: Notice, root: string) => BuiltIn[];
+  renderNotices: (n: Notice[], self: string) => string;
+};
+
+const jqWasmDir = dirname(createRequire(import.meta.url).resolve('jq-wasm/package.json'));
+const jqWasm = JSON.parse(readFileSync(join(jqWasmDir, 'package.json'), 'utf8')) as { version: string };
+const notice = (version: string): Notice => ({
+  name: 'jq-wasm',
+  version,
+  licence: 'MIT',
+  texts: ['MIT text'],
+});
+
+describe('licences of what jq-wasm compiles in', () => {
+  it('jq-wasm builds jq with its own Oniguruma', () => {
+    // The configure line of jq's build is kept in the WebAssembly; "builtin" is jq's vendored Oniguruma.
+    const wasm = readFileSync(join(jqWasmDir, 'dist/build/jq.wasm')).toString('latin1');
+    expect(wasm).toContain('--with-oniguruma=builtin');
+    expect(wasm).toContain('onig_initialize');
+  });
+
+  it('names jq and Oniguruma, with their versions and the upstream licence texts', () => {
+    const parts = notices.builtInNotices(notice(jqWasm.version), root);
+    expect(parts.map((p) => `${p.name} ${p.version} ${p.licence}`)).toEqual([
+      'jq 1.8.2 MIT',
+      'Oniguruma 6.9.10 BSD-2-Clause',
+    ]);
+    expect(parts[0]!.text).toContain('jq is copyright (C) 2012 Stephen Dolan');
+    expect(parts[1]!.text).toMatch(/^Oniguruma LICENSE\n/);
+    expect(parts[1]!.text).toContain('Copyright (c) 2002-2021  K.Kosako');
+    expect(parts[1]!.text).toContain('Redistributions in binary form must reproduce the above copyright');
+    for (const p of parts) expect(p.where).toBe("compiled into jq-wasm's WebAssembly (dist/jq.cjs)");
+  });
+
+  it('renders them under jq-wasm, in the list and as sections of their own', () => {
+    const n = notice(jqWasm.version);
+    n.builtIn = notices.builtInNotices(n, root);
+    const text = notices.renderNotices([n], 'cssctl 0.1.0');
+    expect(text).toContain(
+      "- jq-wasm 3.0.0-jq-1.8.2 (MIT)\n  - jq 1.8.2 (MIT), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n" +
+        "  - Oniguruma 6.9.10 (BSD-2-Clause), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n",
+    );
+    expect(text).toMatch(
+      /^### Oniguruma 6\.9\.10, compiled into jq-wasm's WebAssembly \(dist\/jq\.cjs\)\n\nLicence: BSD-2-Clause\n\n```\nOniguruma LICENSE\n/m,
+    );
+    expect(text.indexOf('## jq-wasm')).toBeLessThan(text.indexOf('### jq 1.8.2'));
+    expect(text.indexOf('### jq 1.8.2')).toBeLessThan(text.indexOf('### Oniguruma'));
+  });
+
+  it('fails the build when jq-wasm changes version, until its compiled-in licences are checked again', () => {
+    expect(() => notices.builtInNotices(notice('3.1.0-jq-1.9.0'), root)).toThrow(
+      /jq-wasm is 3\.1\.0-jq-1\.9\.0, but the licences .* were checked for 3\.0\.0-jq-1\.8\.2/,
+    );
+  });
+
+  it('adds nothing to a package that compiles nothing in', () => {
+    expect(notices.builtInNotices({ ...notice('1.0.0'), name: 'yaml' }, root)).toEqual([]);
+  });
+});
