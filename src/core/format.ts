@@ -38,6 +38,8 @@ export interface FormatterContext<T> {
    * the last item; undefined with `--all`).
    */
   page?: () => Promise<PageInfo | undefined>;
+  /** The items of the stream that the ignore file left out (asked after the last item), for the same hint. */
+  leftOut?: () => LeftOut | undefined;
   /** The `--fail-on` threshold, for report formats that mark failures (junit); undefined when not given. */
   failOn?: string;
   /** `-o wide`: every column, full text, whatever the terminal's width. */
@@ -52,6 +54,12 @@ export interface FormatterContext<T> {
 export interface ReportAbout {
   workspace?: string;
   subject?: string;
+}
+
+/** Items a stage left out of what the source read: how many, and why (`ignored by .cssctl-ignore.yaml`). */
+export interface LeftOut {
+  count: number;
+  why: string;
 }
 
 /** A single page of a longer list: it started at `offset` of `total` items. */

@@ -92,6 +92,7 @@ export async function exportFindings(
         chosen: i === 0 && opts.format !== undefined && opts.chosenColumns !== undefined,
         about: opts.about,
         page: file ? undefined : base.page,
+        leftOut: file ? undefined : base.leftOut,
       });
     });
     return {

@@ -51,6 +51,7 @@ export function objectsOnly<T>(io: Pick<IO, 'warn'>, source: ListSource<T>): Lis
     };
   }
   if (source.page) out.page = source.page.bind(source);
+  if (source.leftOut) out.leftOut = source.leftOut.bind(source);
   if (source.resume) out.resume = source.resume.bind(source);
   return out;
 }
@@ -109,6 +110,7 @@ export function afterEmpty<T>(source: ListSource<T>, check: () => Promise<void>)
     };
   }
   if (source.page) out.page = source.page.bind(source);
+  if (source.leftOut) out.leftOut = source.leftOut.bind(source);
   if (source.resume) out.resume = source.resume.bind(source);
   return out;
 }

@@ -316,6 +316,53 @@ describe('the ignore file', () => {
     expect(expired.stdout).toMatch(/^::warning file=.*ignore\.yaml,line=\d+::/m);
   });
 
+  it('a table page: the hint counts what was read, and says how many of it are accepted risk', async () => {
+    const made = await w.run(['connections', 'create', '--alias', 'drift-page', '--provider', 'aws']);
+    expect(made.code, made.stderr).toBe(0);
+    const scan = await newScan('drift-page');
+    const all = await findingsOf(scan);
+    const n = all.length;
+    expect(n).toBeGreaterThan(3);
+    const file = join(w.dir, 'ignore-page.yaml');
+    writeFileSync(file, 'version: 1\nignore: []\n');
+    // The first and the last finding of the list are accepted risks.
+    for (const f of [all[0]!, all[n - 1]!]) {
+      const added = await w.run(['findings', 'ignore', f.id, '--reason', 'Accepted', '--ignore-file', file]);
+      expect(added.code, added.stderr).toBe(0);
+    }
+    const env = { env: { CSSCTL_IGNORE_FILE: file } };
+    const rows = (stdout: string) => stdout.split('\n').slice(1).filter(Boolean);
+    const list = (...args: string[]) => w.run(['findings', 'list', '--scan', scan, ...args], env);
+
+    // A page of 3 read, 2 shown: the next page starts after what was read (not at the 3rd item again).
+    const first = await list('--limit', '3');
+    expect(first.code, first.stderr).toBe(0);
+    expect(rows(first.stdout)).toHaveLength(2);
+    expect(first.stderr).toMatch(
+      new RegExp(
+        `Read 1–3 of ${n}: 2 shown, 1 ignored by \\S*ignore-page\\.yaml — use --all or --offset 3\\n`,
+      ),
+    );
+    expect(first.stderr).not.toContain('Showing');
+    expect(first.stderr).toContain('1 finding ignored by');
+    // The last page: nothing more to read, so no hint, though fewer rows than the service's total are shown.
+    const last = await list('--offset', String(n - 2), '--limit', '2');
+    expect(last.code, last.stderr).toBe(0);
+    expect(rows(last.stdout)).toHaveLength(1);
+    expect(last.stderr).not.toMatch(/Showing|Read \d/);
+    // A page that is all accepted risk is not "No findings found.": it says what was read and where to go on.
+    const hidden = await list('--limit', '1');
+    expect(hidden.code, hidden.stderr).toBe(0);
+    expect(hidden.stdout).toBe('');
+    expect(hidden.stderr).not.toContain('No findings found.');
+    expect(hidden.stderr).toMatch(
+      new RegExp(`Read 1–1 of ${n}: 0 shown, 1 ignored by \\S*ignore-page\\.yaml — use --all or --offset 1`),
+    );
+    // Without an ignore file the hint is as it was.
+    const plain = await w.run(['findings', 'list', '--scan', scan, '--limit', '3', '--no-ignore'], env);
+    expect(plain.stderr).toContain(`Showing 1–3 of ${n} — use --all or --offset 3`);
+  });
+
   it('a bad ignore file is exit 2 before any request, naming file:line:column', async () => {
     const file = join(w.dir, 'bad-ignore.yaml');
     writeFileSync(file, 'version: 1\nignore:\n  - rule: r\n    reason: x\n    expire: 2027-01-01\n');

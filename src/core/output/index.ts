@@ -1,6 +1,6 @@
 import type { Settings } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
-import type { Column, Formats, Formatter, PageInfo, ReportAbout } from '../format.js';
+import type { Column, Formats, Formatter, LeftOut, PageInfo, ReportAbout } from '../format.js';
 import type { IO } from '../io.js';
 import { terminalText } from '../terminal-text.js';
 import { csvCell, valueText } from './cells.js';
@@ -39,6 +39,8 @@ export type Items<T> = Iterable<T> | AsyncIterable<T>;
  */
 export interface ListSource<T> extends AsyncIterable<T> {
   page?(): Promise<PageInfo | undefined>;
+  /** The items read but left out of the stream (accepted risk), so that the page hint counts what was read. */
+  leftOut?(): LeftOut | undefined;
   resume?(): string | undefined;
   /** The same items a page at a time, when the source has pages (written a page per step). */
   pages?(): AsyncIterable<T[]>;
@@ -85,6 +87,7 @@ export async function writeList<T>(
       chosen: out.chosen,
       noun: out.noun,
       page: source.page ? () => source.page!() : undefined,
+      leftOut: source.leftOut ? () => source.leftOut!() : undefined,
       failOn: out.failOn,
       about: out.about,
     }));

@@ -200,16 +200,23 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
     async end({ complete }) {
       await flush();
       if (!complete) return;
-      if (count === 0) {
+      // The page read `count` rows plus those a stage left out (accepted risk): positions and the next
+      // --offset count what was read, and the hint says how many of them are not shown, and why.
+      const left = ctx.leftOut?.();
+      if (count === 0 && !left) {
         io.notice(`No ${ctx.noun} found.`);
         return;
       }
       const page = await ctx.page?.();
-      if (page?.total !== undefined && page.offset + count < page.total) {
+      const read = count + (left?.count ?? 0);
+      if (page?.total !== undefined && page.offset + read < page.total) {
         const fmt = (n: number) => n.toLocaleString('en-US');
-        const next = page.next ?? `--offset ${page.offset + count}`;
+        const next = page.next ?? `--offset ${page.offset + read}`;
+        const range = `${fmt(page.offset + 1)}–${fmt(page.offset + read)} of ${fmt(page.total)}`;
         io.hint(
-          `Showing ${fmt(page.offset + 1)}–${fmt(page.offset + count)} of ${fmt(page.total)} — use --all or ${next}`,
+          left
+            ? `Read ${range}: ${fmt(count)} shown, ${fmt(left.count)} ${left.why} — use --all or ${next}`
+            : `Showing ${range} — use --all or ${next}`,
         );
       }
     },

@@ -38,9 +38,14 @@ export function withIgnore(
 ): ListSource<Finding> {
   if (rules === undefined) return source;
   const keep = keepsIgnored(format, show);
+  // What this stream left out, for the table's page hint: the page read `shown + left out` items.
+  let left = 0;
   const out: ListSource<Finding> = {
     [Symbol.asyncIterator]: () =>
-      applyIgnore(source, rules, { keep, show: show === true })[Symbol.asyncIterator](),
+      applyIgnore(source, rules, { keep, show: show === true, onLeftOut: () => left++ })[
+        Symbol.asyncIterator
+      ](),
+    leftOut: () => (left > 0 ? { count: left, why: `ignored by ${rules.file.display}` } : undefined),
   };
   if (source.page) out.page = source.page.bind(source);
   if (source.resume) out.resume = source.resume.bind(source);

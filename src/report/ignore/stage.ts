@@ -166,12 +166,13 @@ export function markIgnored(f: Finding, info: IgnoredInfo, show: boolean): Findi
 
 /**
  * The stage: each finding checked against the rules; an ignored one is left out, or kept marked (`keep`: junit
- * always, the other formats with --show-ignored). `onExpired` hears of findings an expired entry matched.
+ * always, the other formats with --show-ignored). `onExpired` hears of findings an expired entry matched,
+ * `onLeftOut` of the ignored ones left out.
  */
 export async function* applyIgnore(
   source: AsyncIterable<Finding>,
   rules: IgnoreRules,
-  opts: { keep: boolean; show: boolean; onExpired?: (f: Finding) => void },
+  opts: { keep: boolean; show: boolean; onExpired?: (f: Finding) => void; onLeftOut?: (f: Finding) => void },
 ): AsyncGenerator<Finding> {
   for await (const f of source) {
     if (f === null || typeof f !== 'object') {
@@ -181,6 +182,7 @@ export async function* applyIgnore(
     const r = rules.check(f);
     if (r.info) {
       if (opts.keep) yield markIgnored(f, r.info, opts.show);
+      else opts.onLeftOut?.(f);
       continue;
     }
     if (r.expired) opts.onExpired?.(f);
