@@ -22,15 +22,18 @@ export const findingColumns: Column<Finding>[] = [
   { header: 'ID', value: (f) => f.id, style: (t, _f, color) => color.dim(t), keep: true, drop: 3 },
 ];
 
+/** The entry that accepts a finding (--show-ignored): why, until when, and where it is written. */
+export const ignoredColumn: Column<Finding> = {
+  header: 'IGNORED',
+  value: (f) => {
+    const i = ignoredOf(f);
+    return i ? `${i.reason} (until ${i.expires}; ${i.source})` : undefined;
+  },
+};
+
 /** With --show-ignored, table and csv also say which findings an entry accepts, why and until when. */
 export const findingColumnsShowingIgnored: Column<Finding>[] = [
   ...findingColumns,
-  {
-    header: 'IGNORED',
-    value: (f) => {
-      const i = ignoredOf(f);
-      return i ? `${i.reason} (until ${i.expires}; ${i.source})` : undefined;
-    },
-  },
+  ignoredColumn,
   { header: 'FINGERPRINT', value: (f) => (ignoredOf(f) ? fingerprintOf(f) : undefined) },
 ];

@@ -5,7 +5,7 @@ import type { Finding, Severity } from '../api/findings-types.js';
 import type { Context } from '../core/context.js';
 import type { Column, ReportAbout } from '../core/format.js';
 import type { ListSource } from '../core/output/index.js';
-import { findingColumns } from './columns.js';
+import { findingColumns, ignoredColumn } from './columns.js';
 import {
   BaseIndex,
   DIFF,
@@ -53,8 +53,12 @@ export interface DiffResult {
 
 const STATE_ORDER: Record<DiffState, number> = { new: 0, updated: 1, fixed: 2, unchanged: 3 };
 
-/** Table: the STATE column first; csv: state and fingerprint first (cli-contract.md §8). */
-export function diffColumns(format: string): Column<Finding>[] {
+/**
+ * Table: the STATE column first; csv: state and fingerprint first (cli-contract.md §8). With --show-ignored, an
+ * IGNORED column as `findings list` has it (the diff shows every fingerprint already).
+ */
+export function diffColumns(format: string, showIgnored = false): Column<Finding>[] {
+  const ignored = showIgnored ? [ignoredColumn] : [];
   const state: Column<Finding> = {
     header: 'STATE',
     value: (f) => diffOf(f)?.state,
@@ -72,12 +76,14 @@ export function diffColumns(format: string): Column<Finding>[] {
       { header: 'FINGERPRINT', value: (f) => diffOf(f)?.fingerprint },
       ...findingColumns,
       previous,
+      ...ignored,
     ];
   return [
     state,
     ...findingColumns.slice(0, 1),
     previous,
     ...findingColumns.slice(1),
+    ...ignored,
     {
       header: 'FINGERPRINT',
       value: (f) => diffOf(f)?.fingerprint?.slice(0, 12),
@@ -154,7 +160,8 @@ export async function reportDiff(
       outputFile: opts.outputFile,
       reports: opts.reports,
       failOn,
-      columns: diffColumns,
+      // Ignored rows are kept only with --show-ignored (junit keeps them as skipped test cases, without columns).
+      columns: (format) => diffColumns(format, rules !== undefined && opts.showIgnored === true),
       about: opts.about,
     });
   }

@@ -468,4 +468,53 @@ describe('the ignore file in a comparison', () => {
     expect(w.stderr.text).toMatch(/ign\.yaml:6: expired on 2020-01-01 \(was ok\); 1 finding counts again/);
     expect(w.stderr.text).toMatch(/1 finding ignored by .*ign\.yaml/);
   });
+  it('--show-ignored marks the accepted rows of the diff in table, wide and csv, as findings list does', async () => {
+    const { diff } = await import('../../src/commands/findings/diff.js');
+    const d = dir();
+    const base = join(d, 'base.ndjson');
+    const head = join(d, 'head.ndjson');
+    const f = (id: string, rule: string) =>
+      JSON.stringify({ id, severity: 'high', title: `T-${id}`, resource: `arn:${rule}`, rule_id: rule });
+    writeFileSync(base, `${f('a', 'old')}\n`);
+    writeFileSync(head, `${f('b', 'old')}\n${f('c', 'accepted')}\n`);
+    const ign = join(d, 'ign.yaml');
+    writeFileSync(
+      ign,
+      'version: 1\nignore:\n  - rule: accepted\n    reason: Known risk\n    expires: never\n',
+    );
+    const marker = /Known risk \(until never; \S*ign\.yaml:3\)/;
+    const lines = (t: string) => t.trim().split('\n');
+    for (const output of ['table', 'wide']) {
+      const w = verbWorld([], { output });
+      expect(await w.run(diff, { base, head, ignoreFile: ign, showIgnored: true })).toBe(0);
+      const [header, ...rows] = lines(w.stdout.text);
+      expect(header, output).toMatch(/\bIGNORED\b/);
+      const accepted = rows.find((r) => r.includes('T-c'));
+      expect(accepted, output).toMatch(marker);
+      expect(accepted, output).toMatch(/^new\b/);
+      expect(
+        rows.find((r) => r.includes('T-b')),
+        output,
+      ).not.toMatch(/Known risk/);
+      // Without --show-ignored the row and the column are gone.
+      const hidden = verbWorld([], { output });
+      expect(await hidden.run(diff, { base, head, ignoreFile: ign })).toBe(0);
+      expect(hidden.stdout.text).not.toContain('T-c');
+      expect(lines(hidden.stdout.text)[0]).not.toMatch(/IGNORED/);
+    }
+    const csv = verbWorld([], { output: 'csv' });
+    expect(await csv.run(diff, { base, head, ignoreFile: ign, showIgnored: true })).toBe(0);
+    const [header, ...rows] = lines(csv.stdout.text);
+    expect(header).toMatch(/^state,fingerprint,.*,ignored$/);
+    expect(rows.find((r) => r.includes('T-c'))).toMatch(marker);
+    expect(rows.find((r) => r.includes('T-b'))!.endsWith(',')).toBe(true);
+    // findings list shows the same marker in its table.
+    const listed = verbWorld(
+      [json({ total: 1, findings: [JSON.parse(f('c', 'accepted')) as Record<string, unknown>] })],
+      { output: 'table' },
+    );
+    expect(await listed.run(list, { ignoreFile: ign, showIgnored: true })).toBe(0);
+    expect(lines(listed.stdout.text)[0]).toMatch(/\bIGNORED\b/);
+    expect(listed.stdout.text).toMatch(marker);
+  });
 });
