@@ -121,6 +121,8 @@ export async function reportDiff(
   async function* stream(): AsyncGenerator<DiffFinding> {
     for await (let f of compare(base, head)) {
       const info = diffOf(f)!;
+      // A finding the head no longer has: an entry naming it was about a connection this read covered.
+      if (rules && info.state === 'fixed') rules.gone(f, info.fingerprint);
       if (rules && info.state !== 'fixed') {
         // An accepted risk never counts for the gate nor the states; it is shown only where the format keeps it.
         const r = rules.check(f);

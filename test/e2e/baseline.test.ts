@@ -363,6 +363,39 @@ describe('the ignore file', () => {
     expect(plain.stderr).toContain(`Showing 1–3 of ${n} — use --all or --offset 3`);
   });
 
+  it('a fingerprint entry of one connection is not called stale by a read of another connection', async () => {
+    for (const alias of ['stale-a', 'stale-b']) {
+      const made = await w.run(['connections', 'create', '--alias', alias, '--provider', 'aws']);
+      expect(made.code, made.stderr).toBe(0);
+    }
+    const scanA = await newScan('stale-a');
+    const scanB = await newScan('stale-b');
+    const file = join(w.dir, 'ignore-stale.yaml');
+    writeFileSync(file, 'version: 1\nignore: []\n');
+    const onA = (await findingsOf(scanA))[0]!;
+    const added = await w.run(['findings', 'ignore', onA.id, '--reason', 'Only on A', '--ignore-file', file]);
+    expect(added.code, added.stderr).toBe(0);
+    const env = { env: { CSSCTL_IGNORE_FILE: file } };
+    // The scan of B could not have seen A's finding: no stale notice.
+    const waitB = await w.run(['scans', 'wait', scanB], env);
+    expect(waitB.code, waitB.stderr).toBe(0);
+    expect(waitB.stderr).not.toContain('may be stale');
+    const listB = await w.run(['findings', 'list', '--scan', scanB, '--all', '--json'], env);
+    expect(listB.code, listB.stderr).toBe(0);
+    expect(listB.stderr).not.toContain('may be stale');
+    // A's own scan sees it (ignored, so not stale either).
+    const waitA = await w.run(['scans', 'wait', scanA], env);
+    expect(waitA.stderr).toContain('1 ignored by');
+    expect(waitA.stderr).not.toContain('may be stale');
+    // A diff of A whose head no longer has the finding (a file head without it): it may be stale.
+    const headFile = join(w.dir, 'head-without.json');
+    const rest = (await findingsOf(scanA)).filter((f) => f.id !== onA.id);
+    writeFileSync(headFile, JSON.stringify(rest));
+    const gone = await w.run(['findings', 'diff', '--base', scanA, '--head', headFile, '--json'], env);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(gone.stderr).toMatch(/ignore-stale\.yaml:\d+: matched no finding; it may be stale \(Only on A\)/);
+  });
+
   it('a bad ignore file is exit 2 before any request, naming file:line:column', async () => {
     const file = join(w.dir, 'bad-ignore.yaml');
     writeFileSync(file, 'version: 1\nignore:\n  - rule: r\n    reason: x\n    expire: 2027-01-01\n');

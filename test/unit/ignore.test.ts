@@ -246,6 +246,47 @@ describe('the ignore file: matching and expiry', () => {
       '.cssctl-ignore.yaml:3: expires on 2026-12-10 (a)',
     ]);
   });
+
+  it('a fingerprint entry is called stale only by a read that could have seen its finding', () => {
+    const onDev = finding({ id: 'd', rule_id: 'r1', connection_alias: 'dev' });
+    const onProd = finding({ id: 'p', rule_id: 'r2', connection_alias: 'prod' });
+    const text = (fp: string) =>
+      `version: 1\nignore:\n  - fingerprint: ${fp}\n    reason: one finding\n    expires: never\n  - rule: r9\n    reason: a rule\n    expires: never\n`;
+    const stale = (line: number, why: string) =>
+      `.cssctl-ignore.yaml:${line}: matched no finding; it may be stale (${why})`;
+    // Its finding is on dev; a read of prod's scan cannot tell, so says nothing of it (the rule entry could
+    // have matched on prod, so it is named).
+    const prodRead = rules(text(fingerprintOf(onDev)));
+    prodRead.check(onProd);
+    expect(prodRead.messages({ complete: true, connection: 'prod' }).notices).toStrictEqual([
+      stale(6, 'a rule'),
+    ]);
+    // The connection is known from the findings read too (a file head), not only from the scan.
+    expect(prodRead.messages({ complete: true }).notices).toStrictEqual([stale(6, 'a rule')]);
+    // A read of the whole workspace could have seen it.
+    expect(prodRead.messages({ complete: true, workspace: true }).notices).toStrictEqual([
+      stale(3, 'one finding'),
+      stale(6, 'a rule'),
+    ]);
+    // A diff whose base held it on the connection the head covers: it is gone from there, so it may be stale.
+    const fixed = rules(text(fingerprintOf(onProd).slice(0, 16)));
+    fixed.check(finding({ id: 'q', rule_id: 'r3', connection_alias: 'prod' }));
+    fixed.gone(onProd, fingerprintOf(onProd));
+    expect(fixed.messages({ complete: true, connection: 'prod' }).notices).toStrictEqual([
+      stale(3, 'one finding'),
+      stale(6, 'a rule'),
+    ]);
+    // ... but not when the base held it on another connection than the head's.
+    const elsewhere = rules(text(fingerprintOf(onDev)));
+    elsewhere.check(onProd);
+    elsewhere.gone(onDev, fingerprintOf(onDev));
+    expect(elsewhere.messages({ complete: true, connection: 'prod' }).notices).toStrictEqual([
+      stale(6, 'a rule'),
+    ]);
+    // A read that held nothing of any known connection sees no entry; an incomplete read says nothing.
+    expect(rules(text(fingerprintOf(onDev))).messages({ complete: true }).notices).toStrictEqual([]);
+    expect(prodRead.messages({ complete: false, workspace: true }).notices).toStrictEqual([]);
+  });
 });
 
 describe('findings ignore: appending', () => {
@@ -516,5 +557,74 @@ describe('the ignore file in a comparison', () => {
     expect(await listed.run(list, { ignoreFile: ign, showIgnored: true })).toBe(0);
     expect(lines(listed.stdout.text)[0]).toMatch(/\bIGNORED\b/);
     expect(listed.stdout.text).toMatch(marker);
+  });
+  it('scans wait and findings list --scan --all: no stale notice for a fingerprint entry of another connection', async () => {
+    const d = dir();
+    const prod = {
+      id: 'p',
+      severity: 'high',
+      title: 'T',
+      resource: 'arn:p',
+      rule_id: 'r2',
+      connection_alias: 'prod',
+    };
+    const dev = {
+      id: 'd',
+      severity: 'high',
+      title: 'T',
+      resource: 'arn:d',
+      rule_id: 'r1',
+      connection_alias: 'dev',
+    };
+    const ign = join(d, 'ign.yaml');
+    writeFileSync(
+      ign,
+      `version: 1\nignore:\n  - fingerprint: ${fingerprintOf(dev as Finding)}\n    reason: on dev\n    expires: never\n  - rule: r9\n    connection: prod\n    reason: prod rule\n    expires: never\n`,
+    );
+    const scan = { scan_id: 'scn_p', status: 'completed', connection_alias: 'prod', total_findings: 1 };
+    const waited = verbWorld([json(scan), json({ total: 1, findings: [prod] })]);
+    expect(await waited.run(wait, { ignoreFile: ign }, ['scn_p'])).toBe(0);
+    expect(waited.stderr.text).not.toContain('(on dev)');
+    expect(waited.stderr.text).toMatch(/ign\.yaml:6: matched no finding; it may be stale \(prod rule\)/);
+    // findings list --scan --all reads a whole scan: the same rule.
+    const listed = verbWorld([json({ total: 1, findings: [prod] })], { output: 'json' });
+    expect(await listed.run(list, { ignoreFile: ign, scan: 'scn_p', all: true })).toBe(0);
+    expect(listed.stderr.text).not.toContain('(on dev)');
+    expect(listed.stderr.text).toMatch(/ign\.yaml:6: matched no finding; it may be stale \(prod rule\)/);
+    // The whole workspace, read: the dev finding is not there, so the entry may be stale.
+    const all = verbWorld([json({ total: 1, findings: [prod] })], { output: 'json' });
+    expect(await all.run(list, { ignoreFile: ign, all: true })).toBe(0);
+    expect(all.stderr.text).toMatch(/ign\.yaml:3: matched no finding; it may be stale \(on dev\)/);
+  });
+
+  it('findings diff: a fingerprint entry whose finding the head scan no longer has is called stale', async () => {
+    const { diff } = await import('../../src/commands/findings/diff.js');
+    const d = dir();
+    const f = (id: string, rule: string, connection: string) => ({
+      id,
+      severity: 'high',
+      title: 'T',
+      resource: `arn:${rule}`,
+      rule_id: rule,
+      connection_alias: connection,
+    });
+    const gone = f('g', 'gone', 'prod');
+    const other = f('o', 'other', 'dev');
+    const kept = f('k', 'kept', 'prod');
+    const base = join(d, 'base.ndjson');
+    writeFileSync(base, [gone, other, kept].map((x) => JSON.stringify(x)).join('\n') + '\n');
+    const ign = join(d, 'ign.yaml');
+    writeFileSync(
+      ign,
+      `version: 1\nignore:\n  - fingerprint: ${fingerprintOf(gone as Finding)}\n    reason: fixed since\n    expires: never\n  - fingerprint: ${fingerprintOf(other as Finding)}\n    reason: on dev\n    expires: never\n`,
+    );
+    const head = { scan_id: 'scn_h', status: 'completed', connection_alias: 'prod' };
+    const w = verbWorld([json(head), json({ total: 1, findings: [{ ...kept, id: 'k2' }] })], {
+      output: 'json',
+    });
+    expect(await w.run(diff, { base, head: 'scn_h', ignoreFile: ign })).toBe(0);
+    expect(w.stderr.text).toMatch(/ign\.yaml:3: matched no finding; it may be stale \(fixed since\)/);
+    // The base's dev finding is "fixed" against a prod head, but this read did not cover dev.
+    expect(w.stderr.text).not.toContain('(on dev)');
   });
 });

@@ -39,7 +39,13 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
     },
     ...(rules && opts.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),
   });
-  // Only a read of every finding can say an entry matched nothing.
-  const complete = opts.all === true && opts.severity === undefined && scanId === undefined;
-  await reportIgnore(ctx, rules, { format, complete, showIgnored: opts.showIgnored });
+  // Only a read of every finding (of the workspace, or of one scan) can say an entry matched nothing; which
+  // entries it could have seen is for the rules to say (docs/baselines.md).
+  const complete = opts.all === true && opts.severity === undefined;
+  await reportIgnore(ctx, rules, {
+    format,
+    complete,
+    workspace: scanId === undefined,
+    showIgnored: opts.showIgnored,
+  });
 }

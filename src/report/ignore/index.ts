@@ -59,11 +59,18 @@ export function withIgnore(
 export async function reportIgnore(
   ctx: Pick<Context, 'io'>,
   rules: IgnoreRules | undefined,
-  opts: { format?: string; complete: boolean; showIgnored?: boolean; connection?: string },
+  opts: {
+    format?: string;
+    complete: boolean;
+    workspace?: boolean;
+    showIgnored?: boolean;
+    connection?: string;
+  },
 ): Promise<void> {
   if (rules === undefined) return;
   rules.report(ctx.io, {
     complete: opts.complete,
+    workspace: opts.workspace,
     shown: keepsIgnored(opts.format, opts.showIgnored),
     connection: opts.connection,
   });

@@ -38,6 +38,21 @@ interface Compiled {
   entry: IgnoreEntry;
   resource?: RegExp;
   matched: number;
+  /** The connections on which a diff's base held this entry's finding and the head no longer does. */
+  goneFrom: Set<string>;
+}
+
+/**
+ * What a read could have seen, for the stale notice: a read of the whole workspace sees every entry's findings;
+ * any other complete read sees only the connections it covered (the scan's, and those of the findings read).
+ */
+export interface ReadScope {
+  /** Every finding was read (a scan report, `--all`, a diff); else no entry is called stale. */
+  complete: boolean;
+  /** Every connection of the workspace was read (`findings list --all` without --scan or --severity). */
+  workspace?: boolean;
+  /** The connection the read covered even if it held no finding (the scan's). */
+  connection?: string;
 }
 
 export class IgnoreRules {
@@ -45,6 +60,8 @@ export class IgnoreRules {
   private readonly expired: Compiled[] = [];
   /** Findings ignored, by severity rank (0 critical … 5 other). */
   readonly ignoredByRank: number[] = new Array<number>(OTHER + 1).fill(0);
+  /** The connections of the findings checked. */
+  private readonly seen = new Set<string>();
 
   constructor(
     readonly file: IgnoreFile,
@@ -54,6 +71,7 @@ export class IgnoreRules {
       const c: Compiled = {
         entry,
         matched: 0,
+        goneFrom: new Set(),
         ...(entry.resource ? { resource: globRegExp(entry.resource) } : {}),
       };
       (entry.expiresAt < now ? this.expired : this.active).push(c);
@@ -79,6 +97,7 @@ export class IgnoreRules {
   check(f: Finding): { info?: IgnoredInfo; expired: boolean } {
     let fp: string | undefined;
     const fingerprint = () => (fp ??= fingerprintOf(f));
+    this.seen.add(text(f.connection_alias));
     for (const c of this.active) {
       if (!IgnoreRules.matches(c, f, fingerprint)) continue;
       c.matched++;
@@ -103,8 +122,33 @@ export class IgnoreRules {
     return { expired };
   }
 
+  /**
+   * A finding of a diff's base that the head no longer has (`fixed`), with the base's fingerprint: a
+   * `fingerprint` entry naming it is known to be about a connection the read covered. Counts no match.
+   */
+  gone(f: Finding, fingerprint: string): void {
+    for (const c of this.active)
+      if (IgnoreRules.matches(c, f, () => fingerprint)) c.goneFrom.add(text(f.connection_alias));
+  }
+
+  /**
+   * Whether a read could have seen an entry's findings, so that matching none says something. A `rule` entry
+   * names its connection or applies to all, so any read of that connection could have seen its findings. A
+   * `fingerprint` entry names one finding on a connection its hash does not reveal: only a read of the whole
+   * workspace, or a diff whose base held that finding on a connection the head covers, could have seen it.
+   */
+  private couldSee(c: Compiled, scope: ReadScope): boolean {
+    if (!scope.complete) return false;
+    if (scope.workspace) return true;
+    const covered = (k: string) => this.seen.has(k) || k === scope.connection;
+    const e = c.entry;
+    if (e.fingerprint !== undefined) return [...c.goneFrom].some(covered);
+    if (e.connection !== undefined) return covered(e.connection);
+    return this.seen.size > 0 || scope.connection !== undefined;
+  }
+
   /** The lines that report on the entries (warnings for expired ones; notices for expiring and stale ones). */
-  messages(opts: { complete: boolean; connection?: string }): {
+  messages(opts: ReadScope): {
     warnings: { line: number; text: string }[];
     notices: string[];
   } {
@@ -122,9 +166,7 @@ export class IgnoreRules {
       const e = c.entry;
       if (e.expiresAt - this.now < 14 * DAY)
         notices.push(`${this.file.display}:${e.line}: expires on ${e.expires} (${short(e.reason)})`);
-      const inScope =
-        e.connection === undefined || opts.connection === undefined || e.connection === opts.connection;
-      if (opts.complete && inScope && c.matched === 0)
+      if (c.matched === 0 && this.couldSee(c, opts))
         notices.push(
           `${this.file.display}:${e.line}: matched no finding; it may be stale (${short(e.reason)})`,
         );
@@ -133,10 +175,7 @@ export class IgnoreRules {
   }
 
   /** Says what happened on stderr: the count left out, then the entries' warnings and notices. */
-  report(
-    io: Pick<IO, 'warn' | 'notice'>,
-    opts: { complete: boolean; shown: boolean; connection?: string },
-  ): void {
+  report(io: Pick<IO, 'warn' | 'notice'>, opts: ReadScope & { shown: boolean }): void {
     const n = this.ignored;
     if (n > 0 && !opts.shown)
       io.notice(
