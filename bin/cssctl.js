@@ -8,13 +8,18 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`error: cssctl needs Node.js 22.19 or newer; this is ${process.versions.node}\n`);
   process.exit(1);
 }
-// cssctl decides colour itself (FORCE_COLOR beats NO_COLOR); without this Node warns when both are set.
-if (process.env.FORCE_COLOR !== undefined) delete process.env.NO_COLOR;
+settleColourEnv();
+
+/** cssctl decides colour itself (FORCE_COLOR beats NO_COLOR); without this Node warns when both are set. */
+export function settleColourEnv() {
+  if (process.env.FORCE_COLOR !== undefined) delete process.env.NO_COLOR;
+}
 
 /**
  * V8 settings for a long export (`--all`, `api --paginate`). They can only be given to V8 at start-up (Node
- * documents changing them later as undefined behaviour) and would cost every other command, so an export runs
- * in a second node started with them (relaunch below); the single executable starts with them (its execArgv).
+ * documents changing them later as undefined behaviour) and would cost every other command (V8 then refuses
+ * the code cache of Node's own modules: ~3 ms), so an export runs in a second process started with them
+ * (relaunch below): node for the package, the executable itself for the single executable.
  * Without them V8 grows its young generation to 32 MB during an export, and 200,000 findings peak near
  * 170 MiB instead of near 95 (`npm run bench`). Concurrent Sparkplug is off because with --optimize-for-size
  * its background compile can wait for a garbage collection that never comes once node is exiting (a hang at
@@ -52,16 +57,29 @@ export function wantsExportHeap(args) {
 }
 
 /**
- * Runs this file again in a node started with EXPORT_V8_FLAGS, in the same process group (so it keeps the
- * terminal), and ends as it ends. A signal sent to this process alone is passed on; one sent to the whole
- * group (Ctrl-C) reaches both, and src/cli.ts counts the two arrivals as one.
+ * Flags the single executable gives its export process after EXPORT_V8_FLAGS: the young generation it starts
+ * every command with (scripts/build-exe.mjs) is put back to V8's default, which --optimize-for-size keeps small.
  */
-function relaunch(args) {
+export const EXPORT_SEA_FLAGS = ['--min-semi-space-size=0'];
+
+/**
+ * Runs cssctl again in a process started with EXPORT_V8_FLAGS, in the same process group (so it keeps the
+ * terminal), and ends as it ends: this file in a node, or the single executable itself (`sea`), which takes
+ * Node's flags through its --node-options (execArgvExtension "cli", scripts/build-exe.mjs). A signal sent to
+ * this process alone is passed on; one sent to the whole group (Ctrl-C) reaches both, and src/cli.ts counts the
+ * two arrivals as one.
+ */
+export function relaunch(args, { sea = false } = {}) {
   const { spawn } = process.getBuiltinModule('node:child_process');
-  const self = process.getBuiltinModule('node:url').fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, [...EXPORT_V8_FLAGS, ...process.execArgv, self, ...args], {
-    stdio: 'inherit',
-  });
+  const argv = sea
+    ? [`--node-options=${[...EXPORT_V8_FLAGS, ...EXPORT_SEA_FLAGS].join(' ')}`, ...args]
+    : [
+        ...EXPORT_V8_FLAGS,
+        ...process.execArgv,
+        process.getBuiltinModule('node:url').fileURLToPath(import.meta.url),
+        ...args,
+      ];
+  const child = spawn(process.execPath, argv, { stdio: 'inherit' });
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const pass = (signal) => child.kill(signal);
   for (const s of signals) process.on(s, pass);

@@ -1,7 +1,8 @@
 // `npm run build:exe`: the single executable dist/cssctl-<os>-<arch>, made with Node's own single-executable
 // support (`node --build-sea`, Node >= 25.5; no other tool). It is a Node binary carrying cssctl's bundle, its
-// help text, a V8 code cache and keytar's addon as assets, and it starts with the export flags (execArgv):
-// it runs where no Node is installed. The Node it is made from is this one when new enough, else Node 26 from
+// help text, a V8 code cache and keytar's addon as assets, and it starts with a larger young generation
+// (START_FLAGS): it runs where no Node is installed. An export runs in the executable started again with the
+// export flags (bin/cssctl.js relaunch). The Node it is made from is this one when new enough, else Node 26 from
 // the npm registry's `node` package (as scripts/lib.sh brings Node 24), in ~/.cache/cssctl-node-26.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const work = join(dist, 'sea');
 export const exeName = `cssctl-${process.platform}-${process.arch}`;
+
+/**
+ * The flags every command of the executable starts with: a young generation of 16 MB from the start, where
+ * V8 would start at 1 MB and collect several times while the CLI loads (~2 ms of a request command; `npm run
+ * bench`, section 1c). The package cannot give node flags; the executable can, and this one leaves the code
+ * cache of Node's own modules usable (V8 refuses it under the export flags: those would cost ~3 ms).
+ */
+export const START_FLAGS = ['--min-semi-space-size=16'];
 
 const canBuildSea = (version) => {
   const [a, b] = version.replace(/^v/, '').split('.').map(Number);
@@ -85,10 +94,9 @@ export async function buildExe() {
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',
   });
-  const { EXPORT_V8_FLAGS } = await import('../bin/cssctl.js');
   // The code cache, taken by the very Node the executable is made of, under the flags it starts with.
   const { writeCodeCache } = await import('./code-cache.mjs');
-  writeCodeCache({ node, flags: EXPORT_V8_FLAGS, out: join(work, 'cli.cache') });
+  writeCodeCache({ node, flags: START_FLAGS, out: join(work, 'cli.cache') });
   const keytar = join(root, 'node_modules/keytar/build/Release/keytar.node');
   const assets = {
     'cli.cjs': join(dist, 'cli.cjs'),
@@ -113,8 +121,11 @@ export async function buildExe() {
         executable: node,
         output,
         disableExperimentalSEAWarning: true,
-        // Flags at start-up (not changed later): the export settings, for every command (cost: `npm run bench`).
-        execArgv: EXPORT_V8_FLAGS,
+        // Flags at start-up (not changed later).
+        execArgv: START_FLAGS,
+        // An export starts the executable again with `--node-options=<the export flags>` (bin/cssctl.js
+        // relaunch); NODE_OPTIONS, meant for the user's own node, is not read.
+        execArgvExtension: 'cli',
         assets,
       },
       null,

@@ -1,8 +1,17 @@
 // The single executable's main script (scripts/build-exe.mjs bundles it into the executable with Node's own
 // single-executable support). It is bin/cssctl.js reading its files from the executable's assets instead of
 // dist/: help.json for --version and --help, cli.cjs compiled with the code cache the build took with this
-// very Node and these flags (cli.cache), and, as the keychain helper, keytar's addon (keytar.node).
-import { answerEarly, loadCli } from '../bin/cssctl.js';
+// very Node and the flags every command starts with (cli.cache), and, as the keychain helper, keytar's addon
+// (keytar.node). An export runs in the executable started again with the export flags (bin/cssctl.js relaunch),
+// whose code cache, for those flags, is made on its first run in $XDG_CACHE_HOME/cssctl as the package's is.
+import {
+  EXPORT_V8_FLAGS,
+  answerEarly,
+  loadCli,
+  relaunch,
+  settleColourEnv,
+  wantsExportHeap,
+} from '../bin/cssctl.js';
 import { SEA_KEYCHAIN_HELPER } from '../src/core/sea.js';
 
 const sea = process.getBuiltinModule('node:sea');
@@ -58,11 +67,19 @@ if (process.env[SEA_KEYCHAIN_HELPER] === '1') {
   // Loaded only here: its modules (readline, child_process) would cost every command's start-up.
   import('../src/core/keychain-worker.js').then(({ serve }) => serve(keytarFromAsset));
 } else if (!answerEarly(process.argv.slice(2), assets)) {
-  const { cli, from } = loadCli({
-    files: assets,
-    cachedData: new Uint8Array(sea.getRawAsset('cli.cache')),
-    cache: false,
-  });
-  if (process.env.CSSCTL_DEBUG_STARTUP === '1') process.stderr.write(`cssctl: compiled from ${from}\n`);
-  cli.run();
+  settleColourEnv();
+  const args = process.argv.slice(2);
+  if (wantsExportHeap(args)) relaunch(args, { sea: true });
+  else {
+    // The export process runs under other flags than the built-in cache was taken with: a cache of its own.
+    const exporting = EXPORT_V8_FLAGS.every((f) => process.execArgv.includes(f));
+    const { cli, from } = loadCli(
+      exporting
+        ? { files: assets }
+        : { files: assets, cachedData: new Uint8Array(sea.getRawAsset('cli.cache')), cache: false },
+    );
+    if (process.env.CSSCTL_DEBUG_STARTUP === '1')
+      process.stderr.write(`cssctl: compiled from ${from} under ${process.execArgv.join(' ')}\n`);
+    cli.run();
+  }
 }

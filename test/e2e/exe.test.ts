@@ -1,11 +1,13 @@
 // The single executable (scripts/build-exe.mjs), when the suite runs against it (CSSCTL_TEST_BIN=dist/cssctl-
-// linux-x64, as .ci/run does): it needs no Node, its keychain helper is itself, and it starts from the code
-// cache built into it. The rest of the suite checks that it behaves as the package does.
+// linux-x64, as .ci/run does): it needs no Node, its keychain helper is itself, it starts from the code cache
+// built into it, and an export runs in the executable started again with the export flags. The rest of the
+// suite checks that it behaves as the package does.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, World } from './harness.js';
+import { EXPORT_V8_FLAGS } from '../../bin/cssctl.js';
 
 const isExe = !!process.env.CSSCTL_TEST_BIN && !/\.[cm]?js$/.test(BIN);
 
@@ -29,7 +31,47 @@ describe.skipIf(!isExe)('the single executable', () => {
     const res = await w.run(['connections', 'list', '--json'], { env });
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).not.toHaveLength(0);
-    expect(res.stderr).toBe('cssctl: compiled from code cache\n');
+    expect(res.stderr).toBe('cssctl: compiled from code cache under --min-semi-space-size=16\n');
+  });
+
+  it('runs an export in itself started again with the export flags, with a code cache of its own', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'cssctl-exe-cache-'));
+    try {
+      // NODE_OPTIONS is meant for the user's own node: the executable does not read it.
+      const env = {
+        PATH: empty,
+        CSSCTL_DEBUG_STARTUP: '1',
+        XDG_CACHE_HOME: cache,
+        NODE_OPTIONS: '--require /nonexistent/preload.cjs',
+      };
+      await w.login('acme', 'owner', [], { env });
+      const plain = await w.run(['findings', 'list', '--json'], { env });
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stderr).toBe('cssctl: compiled from code cache under --min-semi-space-size=16\n');
+      const flags = [...EXPORT_V8_FLAGS, '--min-semi-space-size=0'].join(' ');
+      const first = await w.run(['findings', 'list', '--all', '-o', 'ndjson'], { env });
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toBe(`cssctl: compiled from source under --min-semi-space-size=16 ${flags}\n`);
+      const again = await w.run(['findings', 'list', '--all', '-o', 'ndjson'], { env });
+      expect(again.stderr).toBe(`cssctl: compiled from code cache under --min-semi-space-size=16 ${flags}\n`);
+      expect(again.stdout).toBe(first.stdout);
+      const rows = first.stdout.trim().split('\n');
+      expect(rows.length).toBeGreaterThan((JSON.parse(plain.stdout) as unknown[]).length);
+      // An export's exit code and error are its own, passed on by the executable that started it.
+      const unreachable = {
+        ...env,
+        CSSCTL_BASE_URL: 'http://127.0.0.1:9',
+        CSSCTL_TOKEN: 'x',
+        CSSCTL_WORKSPACE: 'acme',
+      };
+      const bad = await w.run(['findings', 'list', '--all', '-o', 'ndjson'], { env: unreachable });
+      const direct = await w.run(['findings', 'list', '-o', 'ndjson'], { env: unreachable });
+      expect(bad.code).toBe(1);
+      expect(bad.code).toBe(direct.code);
+      expect(bad.stderr.split('\n').slice(1)).toEqual(direct.stderr.split('\n').slice(1));
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 
   it.skipIf(!process.env.DBUS_SESSION_BUS_ADDRESS)(

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliSpawn, lines, received, World } from './harness.js';
+import { BIN, cliSpawn, lines, received, World } from './harness.js';
 
 let w: World;
 let dir: string;
@@ -82,9 +82,11 @@ describe('signals', () => {
        }, 5);
        t.unref();`,
     );
+    // The single executable reads no NODE_OPTIONS; it takes Node's flags as its first argument.
+    const exe = !/\.[cm]?js$/.test(BIN);
     const res = await runThenSignal(
-      ['connections', 'list'],
-      { NODE_OPTIONS: `--require ${preload}` },
+      exe ? [`--node-options=--require ${preload}`, 'connections', 'list'] : ['connections', 'list'],
+      exe ? {} : { NODE_OPTIONS: `--require ${preload}` },
       1,
       (pid) => process.kill(pid, 'SIGINT'),
     );

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../../src/cli.js';
 import { IO } from '../../src/core/io.js';
 import { Collect } from '../helpers/streams.js';
-import { cliSpawn, World } from './harness.js';
+import { BIN, cliSpawn, World } from './harness.js';
 
 interface HelpFile {
   version: string;
@@ -157,9 +157,13 @@ describe('a request loads the built-in modules it uses, and no others', () => {
         `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)},
            process.moduleLoadList.join('\\n')));`,
       );
-      const res = await world.run(['connections', 'list', '--json'], {
-        env: { NODE_OPTIONS: `--require ${preload}` },
-      });
+      // The single executable reads no NODE_OPTIONS; it takes Node's flags as its first argument.
+      const exe = !/\.[cm]?js$/.test(BIN);
+      const res = exe
+        ? await world.run([`--node-options=--require ${preload}`, 'connections', 'list', '--json'])
+        : await world.run(['connections', 'list', '--json'], {
+            env: { NODE_OPTIONS: `--require ${preload}` },
+          });
       expect(res.code, res.stderr).toBe(0);
       const loaded = readFileSync(report, 'utf8').split('\n');
       expect(loaded).toContain('NativeModule net'); // the request went out through undici
