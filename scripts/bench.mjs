@@ -31,7 +31,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin/cssctl.js');
+const bin = join(root, 'bin/cssctl.cjs');
 const pager = join(root, 'scripts/bench/bare-pager.mjs');
 const bareRequest = join(root, 'scripts/bench/bare-request.mjs');
 const arg = (name, dflt) => {
@@ -142,7 +142,7 @@ async function withSandbox(sandboxEnv, fn) {
 }
 
 /**
- * The V8 settings an export runs under (bin/cssctl.js relaunches node with them): a small young generation
+ * The V8 settings an export runs under (bin/cssctl.cjs relaunches node with them): a small young generation
  * among them. The bare pager is also run with them, to tell what they buy from what cssctl's own code costs.
  */
 const V8_SETTINGS = (await import(bin)).EXPORT_V8_FLAGS;
@@ -174,7 +174,7 @@ async function startup() {
     );
     if (login.status !== 0) throw new Error(login.stderr);
     const req = { CSSCTL_TOKEN: token, CSSCTL_WORKSPACE: 'acme' };
-    // What bin/cssctl.js does before running a command: dist/cli.cjs compiled with its code cache (the login
+    // What bin/cssctl.cjs does before running a command: dist/cli.cjs compiled with its code cache (the login
     // above made it for a plain run; node -e has flags of its own: its first timed run makes one), and run;
     // and the same compiled from its source, to show what the code cache saves.
     const cliOnly = (cache) => `(await import(${JSON.stringify(bin)})).loadCli({ cache: ${cache} })`;
@@ -233,7 +233,7 @@ function nodeOf(major) {
   return node;
 }
 
-/** `npm pack` of this build, installed with `npm install -g` into a prefix: the installed bin/cssctl.js. */
+/** `npm pack` of this build, installed with `npm install -g` into a prefix: the installed bin/cssctl.cjs. */
 function installPackage() {
   const dest = join(work, 'pack');
   mkdirSync(dest, { recursive: true });
@@ -601,7 +601,7 @@ async function reportExports() {
   }
   console.log(
     `  Peak RSS, 10× the items (targets: under 150 MiB at ${LARGE.toLocaleString('en-US')} and ≤ 1.15× the peak at` +
-      ` ${SMALL.toLocaleString('en-US')}; an export runs in a node started with the export flags, bin/cssctl.js):`,
+      ` ${SMALL.toLocaleString('en-US')}; an export runs in a node started with the export flags, bin/cssctl.cjs):`,
   );
   for (const c of exportCases) {
     const a = small[c.name].rssKiB;

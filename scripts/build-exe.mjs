@@ -2,7 +2,7 @@
 // support (`node --build-sea`, Node >= 25.5; no other tool). It is a Node binary carrying cssctl's bundle, its
 // help text, a V8 code cache and keytar's addon as assets, and it starts with a larger young generation
 // (START_FLAGS): it runs where no Node is installed. An export runs in the executable started again with the
-// export flags (bin/cssctl.js relaunch). The Node it is made from is this one when new enough, else Node 26 from
+// export flags (bin/cssctl.cjs relaunch). The Node it is made from is this one when new enough, else Node 26 from
 // the npm registry's `node` package (as scripts/lib.sh brings Node 24), in ~/.cache/cssctl-node-26.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -88,9 +88,9 @@ export async function buildExe() {
     format: 'cjs',
     target: 'node26',
     minify: true,
-    // bin/cssctl.js runs itself only as a script of its own; here sea-main.mjs calls it.
+    // bin/cssctl.cjs runs itself only as a script of its own; here sea-main.mjs calls it.
     define: { 'import.meta.main': 'false' },
-    // bin/cssctl.js's own paths (dist/ beside it, relaunch) are never taken here: sea-main.mjs gives its assets.
+    // bin/cssctl.cjs's own paths (dist/ beside it, relaunch) are never taken here: sea-main.mjs gives its assets.
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',
   });
@@ -103,7 +103,7 @@ export async function buildExe() {
     'cli.cjs.map': join(dist, 'cli.cjs.map'), // for --verbose stack traces
     'help.json': join(dist, 'help.json'),
     'cli.cache': join(work, 'cli.cache'),
-    // Built apart from the bundle and required only by the commands that need them (bin/cssctl.js apart()).
+    // Built apart from the bundle and required only by the commands that need them (bin/cssctl.cjs apart()).
     'config-writer.cjs': join(dist, 'config-writer.cjs'),
     'jq.cjs': join(dist, 'jq.cjs'),
     ...(existsSync(keytar) ? { 'keytar.node': keytar } : {}),
@@ -123,7 +123,7 @@ export async function buildExe() {
         disableExperimentalSEAWarning: true,
         // Flags at start-up (not changed later).
         execArgv: START_FLAGS,
-        // An export starts the executable again with `--node-options=<the export flags>` (bin/cssctl.js
+        // An export starts the executable again with `--node-options=<the export flags>` (bin/cssctl.cjs
         // relaunch); NODE_OPTIONS, meant for the user's own node, is not read.
         execArgvExtension: 'cli',
         assets,

@@ -182,7 +182,7 @@ const common = {
 const cliBuild = await build({
   ...common,
   metafile: true,
-  // CommonJS, so bin/cssctl.js can compile it as a classic script with a V8 code cache (scripts/code-cache.mjs);
+  // CommonJS, so bin/cssctl.cjs can compile it as a classic script with a V8 code cache (scripts/code-cache.mjs);
   // a module (ESM) can only be given Node's compile cache, which holds the top level and none of the
   // functions compiled while the CLI runs.
   format: 'cjs',
@@ -195,7 +195,7 @@ const cliBuild = await build({
   supported: { 'dynamic-import': false },
   // The bundle is one function expression, called at once when Node's CommonJS loader runs the file (and
   // --verbose does, for source maps); run as a script by node:vm it evaluates to the function, which
-  // bin/cssctl.js calls. So V8 is given the file's own text: no wrapper to join to 680 KB of source.
+  // bin/cssctl.cjs calls. So V8 is given the file's own text: no wrapper to join to 680 KB of source.
   // `arguments` tells the two apart: the loader runs a module inside a function, node:vm at the top level
   // (where `module` and `require` may be globals, as under `node -e`).
   banner: {
@@ -207,7 +207,7 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
   // As in Node's own build of undici: leaves out its experimental Milo parser (two more WASM modules).
   define: { ...common.define, esbuildDetection: 'true', 'import.meta.url': '__cssctl_url' },
   outdir: 'dist',
-  // Read only under --verbose (bin/cssctl.js), so stack traces name the TypeScript sources.
+  // Read only under --verbose (bin/cssctl.cjs), so stack traces name the TypeScript sources.
   sourcemap: 'linked',
   sourcesContent: false,
   // Identifiers are not shortened, so functions and classes keep their names (--verbose stack traces, error
@@ -215,7 +215,7 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
   minifyWhitespace: true,
   minifySyntax: true,
 });
-// The build id: the bundle's hash on its first line, which names its code cache (bin/cssctl.js codeCacheName).
+// The build id: the bundle's hash on its first line, which names its code cache (bin/cssctl.cjs codeCacheName).
 {
   const file = new URL('../dist/cli.cjs', import.meta.url);
   const text = readFileSync(file, 'utf8');
@@ -268,5 +268,5 @@ const workerBuild = await build({
   fileURLToPath(new URL('../dist/THIRD-PARTY-NOTICES.md', import.meta.url)),
   `${pkg.name} ${pkg.version}`,
 );
-// dist/help.json: --version and --help answered by bin/cssctl.js without loading the CLI.
+// dist/help.json: --version and --help answered by bin/cssctl.cjs without loading the CLI.
 await (await import('./gen-help.mjs')).writeHelpFile();

@@ -3,7 +3,7 @@
 // config and credential readers, a formatter), not only the bundle's top level. The single executable carries
 // one (scripts/build-exe.mjs), taken by the very Node it is built from, under the flags it starts with: a
 // code cache fits one V8 and one set of flags. The npm package makes its own on first run instead
-// (bin/cssctl.js), for whichever Node runs it.
+// (bin/cssctl.cjs), for whichever Node runs it.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,9 +60,9 @@ async function startSandbox() {
 
 /** In a fresh node: runs the training commands in-process and writes the cache. */
 async function train(file) {
-  const { loadCli } = await import('../bin/cssctl.js');
+  const { loadCli } = await import('../bin/cssctl.cjs');
   const { cli, script } = loadCli({ cache: false });
-  if (!script) throw new Error('bin/cssctl.js did not compile the CLI as a script');
+  if (!script) throw new Error('bin/cssctl.cjs did not compile the CLI as a script');
   const home = mkdtempSync(join(tmpdir(), 'cssctl-code-cache-'));
   const { url, child } = await startSandbox();
   try {

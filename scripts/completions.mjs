@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('..', import.meta.url);
-const bin = fileURLToPath(new URL('bin/cssctl.js', root));
+const bin = fileURLToPath(new URL('bin/cssctl.cjs', root));
 const files = { bash: 'cssctl.bash', zsh: '_cssctl', fish: 'cssctl.fish' };
 
 mkdirSync(new URL('completions', root), { recursive: true });

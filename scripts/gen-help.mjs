@@ -1,5 +1,5 @@
 // Writes dist/help.json: the version and commander's help for every command, taken from the built CLI, so
-// bin/cssctl.js answers `--version` and `… --help` without loading it. Run by scripts/build.mjs; a test
+// bin/cssctl.cjs answers `--version` and `… --help` without loading it. Run by scripts/build.mjs; a test
 // (test/e2e/startup.test.ts) fails when the file and commander's real output part ways.
 import { writeFileSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
@@ -61,7 +61,7 @@ export async function generateHelp(cli) {
 
 /** Called by scripts/build.mjs once dist/cli.cjs is built. */
 export async function writeHelpFile() {
-  const { cli } = (await import('../bin/cssctl.js')).loadCli({ cache: false });
+  const { cli } = (await import('../bin/cssctl.cjs')).loadCli({ cache: false });
   const out = await generateHelp(cli);
   writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(out)}\n`);
 }

@@ -1,8 +1,8 @@
 // The single executable's main script (scripts/build-exe.mjs bundles it into the executable with Node's own
-// single-executable support). It is bin/cssctl.js reading its files from the executable's assets instead of
+// single-executable support). It is bin/cssctl.cjs reading its files from the executable's assets instead of
 // dist/: help.json for --version and --help, cli.cjs compiled with the code cache the build took with this
 // very Node and the flags every command starts with (cli.cache), and, as the keychain helper, keytar's addon
-// (keytar.node). An export runs in the executable started again with the export flags (bin/cssctl.js relaunch),
+// (keytar.node). An export runs in the executable started again with the export flags (bin/cssctl.cjs relaunch),
 // whose code cache, for those flags, is made on its first run in $XDG_CACHE_HOME/cssctl as the package's is.
 import {
   EXPORT_V8_FLAGS,
@@ -11,7 +11,7 @@ import {
   relaunch,
   settleColourEnv,
   wantsExportHeap,
-} from '../bin/cssctl.js';
+} from '../bin/cssctl.cjs';
 import { SEA_KEYCHAIN_HELPER } from '../src/core/sea.js';
 
 const sea = process.getBuiltinModule('node:sea');

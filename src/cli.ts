@@ -288,7 +288,7 @@ export const SIGNAL_ECHO_MS = 100;
  * The SIGINT/SIGTERM handler: the first interrupt aborts the command (which stops cleanly: a resume hint, the
  * delivery in flight), a second one exits 130 at once. One Ctrl-C can arrive twice within a few ms: sent to
  * the process group, it reaches both this node and the one that relaunched it for an export and passes it on
- * (bin/cssctl.js), and another module's handler may raise it again after its clean-up. A second press comes
+ * (bin/cssctl.cjs), and another module's handler may raise it again after its clean-up. A second press comes
  * much later.
  */
 export function onInterrupt(
@@ -308,7 +308,7 @@ export function onInterrupt(
   };
 }
 
-/** The executable's entry point (bin/cssctl.js). */
+/** The executable's entry point (bin/cssctl.cjs). */
 export async function run(): Promise<void> {
   const controller = new AbortController();
   const onSignal = onInterrupt(

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * End-to-end tests run the built bin/cssctl.js: build once before any test file starts. Against another
+ * End-to-end tests run the built bin/cssctl.cjs: build once before any test file starts. Against another
  * cssctl (CSSCTL_TEST_BIN: the single executable, an installed package) the build that made it is tested as
  * it is: building again would replace dist/, the executable with it.
  */

@@ -1,4 +1,4 @@
-// The V8 code cache bin/cssctl.js makes on a first run, for the Node that runs it, in $XDG_CACHE_HOME/cssctl
+// The V8 code cache bin/cssctl.cjs makes on a first run, for the Node that runs it, in $XDG_CACHE_HOME/cssctl
 // (docs/shipping.md): taken by the next run, kept apart per bundle, V8, architecture and flags, written
 // atomically by concurrent first runs, and never a failure when the folder cannot take it.
 import { execFileSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, World, runCli } from './harness.js';
 
-// bin/cssctl.js of this checkout: another cssctl (an installed one, the single executable) is tested elsewhere.
+// bin/cssctl.cjs of this checkout: another cssctl (an installed one, the single executable) is tested elsewhere.
 const installedBin = !!process.env.CSSCTL_TEST_BIN;
 
 const helperDir = mkdtempSync(join(tmpdir(), 'cssctl-load-'));
@@ -23,7 +23,7 @@ writeFileSync(
 );
 afterAll(() => rmSync(helperDir, { recursive: true, force: true }));
 
-/** How bin/cssctl.js loads dist/cli.cjs in a fresh node with `env` and `args`; it writes no cache. */
+/** How bin/cssctl.cjs loads dist/cli.cjs in a fresh node with `env` and `args`; it writes no cache. */
 function loadedFrom(env: Record<string, string>, args: string[] = [], bin = BIN): string {
   return execFileSync(process.execPath, [helper, bin, ...args], {
     encoding: 'utf8',
@@ -77,7 +77,7 @@ describe.skipIf(installedBin)('the code cache of a first run', () => {
         process.execPath,
         [
           '-e',
-          `const direct = require(${JSON.stringify(BIN.replace(/bin[\\/]cssctl\.js$/, 'dist/cli.cjs'))});
+          `const direct = require(${JSON.stringify(BIN.replace(/bin[\\/]cssctl\.cjs$/, 'dist/cli.cjs'))});
            import(${JSON.stringify(BIN)}).then(({ loadCli }) => {
              const { cli, from } = loadCli();
              process.stdout.write([from, typeof cli.main, typeof direct.main].join(' '));
@@ -134,7 +134,7 @@ describe.skipIf(installedBin)('the code cache of a first run', () => {
       );
       expect(other.length).toBe(text.length);
       writeFileSync(bundle, other);
-      expect(loadedFrom({ XDG_CACHE_HOME: cache }, [], join(dir, 'bin', 'cssctl.js'))).toBe('source');
+      expect(loadedFrom({ XDG_CACHE_HOME: cache }, [], join(dir, 'bin', 'cssctl.cjs'))).toBe('source');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

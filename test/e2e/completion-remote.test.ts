@@ -98,7 +98,7 @@ describe('cssctl __complete connections|scans', () => {
     expect(sorted(again.stdout.trim().split('\n'))).toEqual(sorted(acmeAliases));
     expect(received(w.sandbox, '/connections')).toHaveLength(1);
     const dir = join(e.XDG_CACHE_HOME!, 'cssctl');
-    // The folder is shared with the code cache (bin/cssctl.js): the completion files are complete-*.json.
+    // The folder is shared with the code cache (bin/cssctl.cjs): the completion files are complete-*.json.
     const files = readdirSync(dir).filter((f) => f.startsWith('complete-'));
     expect(files).toHaveLength(1);
     const cached = readFileSync(join(dir, files[0]!), 'utf8');

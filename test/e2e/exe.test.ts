@@ -3,12 +3,15 @@
 // built into it, and an export runs in the executable started again with the export flags. The rest of the
 // suite checks that it behaves as the package does.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, World } from './harness.js';
-import { EXPORT_V8_FLAGS } from '../../bin/cssctl.js';
 
+const { EXPORT_V8_FLAGS } = createRequire(import.meta.url)('../../bin/cssctl.cjs') as {
+  EXPORT_V8_FLAGS: string[];
+};
 const isExe = !!process.env.CSSCTL_TEST_BIN && !/\.[cm]?js$/.test(BIN);
 
 describe.skipIf(!isExe)('the single executable', () => {

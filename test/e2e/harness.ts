@@ -7,15 +7,15 @@ import { expect } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.js';
 
 /**
- * What the end-to-end tests run: the checkout's built bin/cssctl.js under the Node running the tests, or
- * CSSCTL_TEST_BIN: another cssctl (an installed package's bin/cssctl.js, run by the `node` first on PATH as
+ * What the end-to-end tests run: the checkout's built bin/cssctl.cjs under the Node running the tests, or
+ * CSSCTL_TEST_BIN: another cssctl (an installed package's bin/cssctl.cjs, run by the `node` first on PATH as
  * its shebang says, or the single executable). scripts/test-installed runs the suite that way.
  */
 export const BIN =
-  process.env.CSSCTL_TEST_BIN ?? fileURLToPath(new URL('../../bin/cssctl.js', import.meta.url));
+  process.env.CSSCTL_TEST_BIN ?? fileURLToPath(new URL('../../bin/cssctl.cjs', import.meta.url));
 /**
  * The program and the arguments before cssctl's own that run BIN: CSSCTL_TEST_NODE (another Node, for an
- * installed package's bin/cssctl.js) when set.
+ * installed package's bin/cssctl.cjs) when set.
  */
 export const CLI: readonly [string, ...string[]] = process.env.CSSCTL_TEST_NODE
   ? [process.env.CSSCTL_TEST_NODE, BIN]
@@ -47,7 +47,7 @@ export interface RunOptions {
 }
 
 /**
- * Runs the built bin/cssctl.js as a subprocess with a clean environment: nothing from the developer's
+ * Runs the built bin/cssctl.cjs as a subprocess with a clean environment: nothing from the developer's
  * shell (proxies, tokens, D-Bus) leaks in unless a test passes it.
  */
 export function runCli(
@@ -55,7 +55,7 @@ export function runCli(
   baseEnv: Record<string, string | undefined>,
   opts: RunOptions = {},
 ): Promise<CliResult> {
-  // Every run gets a private cache folder unless the test names one: the code cache bin/cssctl.js writes on a
+  // Every run gets a private cache folder unless the test names one: the code cache bin/cssctl.cjs writes on a
   // first run (docs/shipping.md) never goes to the user's own ~/.cache.
   const env: Record<string, string> = {};
   const merged = { XDG_CACHE_HOME: testCacheHome(), ...baseEnv, ...opts.env };

@@ -1,4 +1,4 @@
-// Every command's --help ends with two or three examples (issue 21, as gh does), both as bin/cssctl.js
+// Every command's --help ends with two or three examples (issue 21, as gh does), both as bin/cssctl.cjs
 // answers it (dist/help.json) and as commander prints it; and every example names a command of the tree.
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';

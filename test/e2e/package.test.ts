@@ -46,7 +46,7 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the package', () => {
       [
         'LICENSE',
         'README.md',
-        'bin/cssctl.js',
+        'bin/cssctl.cjs',
         'dist/THIRD-PARTY-NOTICES.md',
         'dist/cli.cjs',
         'dist/cli.cjs.map',
@@ -62,7 +62,7 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the package', () => {
 
   it('is publishable, and downloads nothing the bundle holds', () => {
     expect(pkg.private).toBeUndefined();
-    expect(pkg).toMatchObject({ license: 'MIT', bin: { cssctl: 'bin/cssctl.js' } });
+    expect(pkg).toMatchObject({ license: 'MIT', bin: { cssctl: 'bin/cssctl.cjs' } });
     expect(pkg.repository).toBeDefined();
     expect((pkg.engines as Record<string, string>).node).toBe('>=22.19.0');
     // Only keytar (a native addon, optional) loads from node_modules at run time, pinned to one version.

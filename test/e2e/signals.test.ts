@@ -1,6 +1,6 @@
 // Signals and other modules: cssctl's SIGINT/SIGTERM handler sits beside theirs (a lock's release, the cursor's
 // return) instead of removing them, and one Ctrl-C sent to the whole process group of an export (which runs in
-// a second node, bin/cssctl.js) is one interrupt, not two.
+// a second node, bin/cssctl.cjs) is one interrupt, not two.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// bin/cssctl.js answers --version and --help from dist/help.json (scripts/gen-help.mjs) without loading
+// bin/cssctl.cjs answers --version and --help from dist/help.json (scripts/gen-help.mjs) without loading
 // the CLI. These tests fail when that file parts ways with what commander itself prints. The rest of the file
 // checks what else start-up leaves out: the part of the command tree a command needs, and the built-in modules
 // a request needs (the code cache: test/e2e/code-cache.test.ts).
@@ -84,7 +84,7 @@ describe('dist/help.json matches commander', () => {
   });
 });
 
-describe('bin/cssctl.js answers early', () => {
+describe('bin/cssctl.cjs answers early', () => {
   const run = (args: string[]) =>
     execFileSync(...cliSpawn(args), { encoding: 'utf8', env: { PATH: process.env.PATH } });
 

@@ -2,7 +2,9 @@
 // The executable: checks the runtime, answers `--version` and `… --help` from the text the build took from
 // the CLI itself (dist/help.json, see scripts/gen-help.mjs), and otherwise loads the bundled CLI with a V8
 // code cache made by and for the Node that runs it (docs/shipping.md). The single executable runs the same
-// code from its assets (scripts/sea-main.mjs).
+// code from its assets (scripts/sea-main.mjs). CommonJS: Node runs it without starting its ES module loader
+// (~2 ms of every command).
+'use strict';
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`error: cssctl needs Node.js 22.19 or newer; this is ${process.versions.node}\n`);
@@ -11,7 +13,7 @@ if (major < 22 || (major === 22 && minor < 19)) {
 settleColourEnv();
 
 /** cssctl decides colour itself (FORCE_COLOR beats NO_COLOR); without this Node warns when both are set. */
-export function settleColourEnv() {
+function settleColourEnv() {
   if (process.env.FORCE_COLOR !== undefined) delete process.env.NO_COLOR;
 }
 
@@ -25,25 +27,19 @@ export function settleColourEnv() {
  * its background compile can wait for a garbage collection that never comes once node is exiting (a hang at
  * exit); Maglev is off because its compiles left 2–7 MB more in malloc arenas.
  */
-export const EXPORT_V8_FLAGS = ['--optimize-for-size', '--no-concurrent-sparkplug', '--no-maglev'];
+const EXPORT_V8_FLAGS = ['--optimize-for-size', '--no-concurrent-sparkplug', '--no-maglev'];
 
 /** How many commands add to a code cache after the one that made it (loadCli). */
 const MAX_CACHE_COMMANDS = 12;
 
 /** The files the CLI needs, read from dist/ beside this file (the single executable reads its assets). */
 const distFiles = {
-  path: (name) =>
-    process.getBuiltinModule('node:url').fileURLToPath(new URL(`../dist/${name}`, import.meta.url)),
+  path: (name) => process.getBuiltinModule('node:path').join(__dirname, '..', 'dist', name),
   text: (name) => process.getBuiltinModule('node:fs').readFileSync(distFiles.path(name), 'utf8'),
 };
 
-if (import.meta.main && !answerEarly(process.argv.slice(2), distFiles)) {
-  if (wantsExportHeap(process.argv.slice(2))) relaunch(process.argv.slice(2));
-  else loadCli().cli.run();
-}
-
 /** Whether argv asks for every page or a comparison, and this node does not have the export settings yet. */
-export function wantsExportHeap(args) {
+function wantsExportHeap(args) {
   const end = args.indexOf('--');
   const own = end < 0 ? args : args.slice(0, end);
   // Every page (--all, --paginate), or two whole sets compared (findings diff, --baseline).
@@ -60,7 +56,7 @@ export function wantsExportHeap(args) {
  * Flags the single executable gives its export process after EXPORT_V8_FLAGS: the young generation it starts
  * every command with (scripts/build-exe.mjs) is put back to V8's default, which --optimize-for-size keeps small.
  */
-export const EXPORT_SEA_FLAGS = ['--min-semi-space-size=0'];
+const EXPORT_SEA_FLAGS = ['--min-semi-space-size=0'];
 
 /**
  * Runs cssctl again in a process started with EXPORT_V8_FLAGS, in the same process group (so it keeps the
@@ -69,16 +65,11 @@ export const EXPORT_SEA_FLAGS = ['--min-semi-space-size=0'];
  * this process alone is passed on; one sent to the whole group (Ctrl-C) reaches both, and src/cli.ts counts the
  * two arrivals as one.
  */
-export function relaunch(args, { sea = false } = {}) {
+function relaunch(args, { sea = false } = {}) {
   const { spawn } = process.getBuiltinModule('node:child_process');
   const argv = sea
     ? [`--node-options=${[...EXPORT_V8_FLAGS, ...EXPORT_SEA_FLAGS].join(' ')}`, ...args]
-    : [
-        ...EXPORT_V8_FLAGS,
-        ...process.execArgv,
-        process.getBuiltinModule('node:url').fileURLToPath(import.meta.url),
-        ...args,
-      ];
+    : [...EXPORT_V8_FLAGS, ...process.execArgv, __filename, ...args];
   const child = spawn(process.execPath, argv, { stdio: 'inherit' });
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const pass = (signal) => child.kill(signal);
@@ -109,13 +100,7 @@ export function relaunch(args, { sea = false } = {}) {
  *   (scripts/code-cache.mjs); save: false reads the cache but never writes one (tests); files and cachedData:
  *   the single executable's bundle and the cache built into it.
  */
-export function loadCli({
-  cache = true,
-  save = cache,
-  env = process.env,
-  files = distFiles,
-  cachedData,
-} = {}) {
+function loadCli({ cache = true, save = cache, env = process.env, files = distFiles, cachedData } = {}) {
   const path = files.path('cli.cjs');
   let cjsRequire;
   // The files built apart from the bundle (config-writer.cjs, jq.cjs: scripts/build.mjs) come from the single
@@ -205,7 +190,7 @@ export function loadCli({
  * and lets an export's node (other flags) keep its own cache beside the one of other commands.
  * undefined: no usable folder (no HOME, a relative XDG_CACHE_HOME).
  */
-export function codeCacheFile(source, env = process.env) {
+function codeCacheFile(source, env = process.env) {
   const path = process.getBuiltinModule('node:path');
   let base = env.XDG_CACHE_HOME;
   if (!base || !path.isAbsolute(base)) {
@@ -232,7 +217,7 @@ function hash(text) {
  * reader sees one whole file or none). A folder that cannot be made or written (read-only, full) costs
  * nothing but the speed-up: the error is dropped with the partial file.
  */
-export function saveCodeCache(script, file) {
+function saveCodeCache(script, file) {
   const fs = process.getBuiltinModule('node:fs');
   const dir = process.getBuiltinModule('node:path').dirname(file);
   try {
@@ -280,7 +265,7 @@ function makeFolder(fs, dir) {
 }
 
 /** `cssctl --version`, `cssctl [command…] --help|-h`: printed from help.json when it has the answer. */
-export function answerEarly(args, files = distFiles) {
+function answerEarly(args, files = distFiles) {
   const last = args[args.length - 1];
   const version = args.length === 1 && last === '--version';
   if (!version && last !== '--help' && last !== '-h') return false;
@@ -314,4 +299,21 @@ export function answerEarly(args, files = distFiles) {
     }
   }
   return true;
+}
+
+module.exports = {
+  settleColourEnv,
+  EXPORT_V8_FLAGS,
+  wantsExportHeap,
+  EXPORT_SEA_FLAGS,
+  relaunch,
+  loadCli,
+  codeCacheFile,
+  saveCodeCache,
+  answerEarly,
+};
+
+if (require.main === module && !answerEarly(process.argv.slice(2), distFiles)) {
+  if (wantsExportHeap(process.argv.slice(2))) relaunch(process.argv.slice(2));
+  else loadCli().cli.run();
 }
