@@ -261,7 +261,7 @@ function installPackage() {
     { encoding: 'utf8' },
   );
   if (inst.status !== 0) throw new Error(`bench: npm install -g failed: ${inst.stderr}`);
-  return join(prefix, 'lib', 'node_modules', 'cssctl', 'bin', 'cssctl.js');
+  return join(prefix, 'lib', 'node_modules', 'cssctl', 'bin', 'cssctl.cjs');
 }
 
 const NODE_MAJORS = [22, 24, 26];
