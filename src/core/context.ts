@@ -271,7 +271,7 @@ export class Context {
     return this.chosenProfile;
   }
 
-  /** For `login` and `config set`, which create the profile they are given when config.json has none. */
+  /** For `login`, which creates the profile it is given when config.json has none. */
   allowNewProfile(): void {
     this.mayCreateProfile = true;
   }

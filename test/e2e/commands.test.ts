@@ -543,6 +543,11 @@ describe('config', () => {
   });
 
   it('set, get, unset and list the active profile', async () => {
+    // Only login creates a profile (cli-contract.md §2).
+    const unknown = await w.run(['config', 'set', 'workspace', 'globex'], { env: cfg });
+    expect(unknown.code).toBe(2);
+    expect(errorLine(unknown)).toContain('no profile named "cfg" (CSSCTL_PROFILE)');
+    await w.login('acme', 'owner', ['--profile', 'cfg']);
     expect((await w.run(['config', 'set', 'workspace', 'globex'], { env: cfg })).code).toBe(0);
     expect((await w.run(['config', 'set', 'base_url', `${w.url}/api/v1/`], { env: cfg })).code).toBe(0);
     expect((await w.run(['config', 'set', 'email', 'someone@globex.test'], { env: cfg })).code).toBe(0);

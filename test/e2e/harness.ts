@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,6 +130,20 @@ export class World {
 
   run(args: string[], opts: RunOptions = {}): Promise<CliResult> {
     return runCli(args, this.env, opts);
+  }
+
+  /**
+   * Adds a profile to this world's config.json, as a login would leave it but without a session (only login
+   * creates a profile through cssctl, cli-contract.md §2).
+   */
+  addProfile(name: string, fields: Record<string, string> = {}): void {
+    const file = join(this.configDir, 'config.json');
+    mkdirSync(this.configDir, { recursive: true, mode: 0o700 });
+    const config = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as {
+      profiles?: Record<string, Record<string, string>>;
+    };
+    config.profiles = { ...config.profiles, [name]: { ...config.profiles?.[name], ...fields } };
+    writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
   }
 
   cred(workspace = 'acme', role: 'owner' | 'read_only' = 'owner') {

@@ -52,7 +52,7 @@ describe('a hung keychain (D-Bus accepts, never answers)', () => {
         CSSCTL_PROFILE: `hung-${store}`,
       };
       // The profile exists (a name config.json does not hold is exit 2 before any store is asked).
-      expect((await w.run(['config', 'set', 'workspace', 'acme'], { env })).code).toBe(0);
+      w.addProfile(`hung-${store}`, { workspace: 'acme' });
       const res = await w.run([...args], { env, timeoutMs: bound });
       expect(res.code, res.stderr).toBe(code);
       if (store === 'auto') expect(res.stderr).toMatch(/keychain did not answer within 3 s/);

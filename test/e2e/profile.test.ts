@@ -117,10 +117,17 @@ describe('one bad hand-edited value breaks only the commands that use it', () =>
 });
 
 describe('concurrent changes of config.json (issue 20 #6)', () => {
-  it('12 concurrent `--profile pN config set workspace wN` leave all 12 profiles', async () => {
+  it('12 concurrent `--profile pN config set workspace wN` keep all 12 changes', async () => {
     const dir = join(w.dir, 'concurrent');
     const env = { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' };
     const ids = Array.from({ length: 12 }, (_, i) => i + 1);
+    // Twelve profiles, as twelve logins would leave them; each command changes its own.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ profiles: Object.fromEntries(ids.map((i) => [`p${i}`, { base_url: w.url }])) }),
+      { mode: 0o600 },
+    );
     const runs = await Promise.all(
       ids.map((i) =>
         w.run(['--profile', `p${i}`, 'config', 'set', 'workspace', `w${i}`], { env, timeoutMs: 60_000 }),
@@ -170,8 +177,13 @@ describe('profiles: config profiles and auth switch (issue 21)', () => {
     expect(typo.code).toBe(2);
     expect(errorLine(typo)).toContain('no profile named "work" (--profile)');
     expect(existsSync(dir)).toBe(false);
-    // login creates it; config set creates another.
+    // Only login creates one: config set names the profile it does not know, and writes nothing.
+    const set = await w.run(['--profile', 'ci', 'config', 'set', 'workspace', 'ci-ws'], { env });
+    expect(set.code).toBe(2);
+    expect(errorLine(set)).toContain('no profile named "ci" (--profile)');
+    expect(existsSync(dir)).toBe(false);
     await w.login('acme', 'owner', ['--profile', 'work'], { env });
+    await w.login('acme', 'owner', ['--profile', 'ci'], { env });
     expect((await w.run(['--profile', 'ci', 'config', 'set', 'workspace', 'ci-ws'], { env })).code).toBe(0);
     const list = await w.run(['config', 'profiles', '--json'], { env });
     expect(list.code, list.stderr).toBe(0);
@@ -184,7 +196,14 @@ describe('profiles: config profiles and auth switch (issue 21)', () => {
         email: w.cred().email,
         token_store: 'file',
       },
-      { name: 'ci', active: false, base_url: null, workspace: 'ci-ws', email: null, token_store: 'none' },
+      {
+        name: 'ci',
+        active: false,
+        base_url: w.url,
+        workspace: 'ci-ws',
+        email: w.cred().email,
+        token_store: 'file',
+      },
     ]);
     expect(list.stdout).not.toMatch(/eyJ/); // no JWT
     // Without a default, requests use `default`, which has no session.

@@ -69,8 +69,8 @@ export async function set(ctx: Context, _opts: unknown, args: string[]): Promise
   if (k === 'output' && REPORT_FORMATS.includes(value))
     throw new UsageError(`${value} is a report format for findings only; it cannot be the default output`);
   if (k === 'email') value = value.trim();
-  // Like login, `config set` creates the profile it is given (`--profile ci config set base_url …`).
-  ctx.allowNewProfile();
+  // Only login creates a profile (cli-contract.md §2): a mistyped --profile is exit 2, never a new profile.
+  ctx.requireProfile();
   await (await ctx.config()).update(ctx.profileName, { [k]: value });
   ctx.io.notice(`Set ${k} to ${value} (profile ${ctx.profileName})`);
 }
