@@ -238,16 +238,18 @@ describe('profiles: config profiles, auth switch, and a --profile that names non
     expect((await run(['config', 'list'])).code).toBe(0);
   });
 
-  it('config set creates the profile it is given (as login does); `default` always exists', async () => {
+  it('config set does not create the profile it is given (only login does); `default` always exists', async () => {
     const r = await run(['--profile', 'ci', 'config', 'set', 'workspace', 'acme']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: no profile named "ci" \(--profile\)/);
+    expect(existsSync(file)).toBe(false);
+    const d = await run(['--profile', 'default', 'config', 'set', 'workspace', 'acme']);
+    expect(d.code, d.stderr).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({
       __internal__: { migrations: { version: CONFIG_FORMAT_VERSION } },
-      profiles: { ci: { workspace: 'acme' } },
+      profiles: { default: { workspace: 'acme' } },
     });
-    expect((await run(['--profile', 'ci', 'config', 'get', 'workspace'])).stdout).toBe('acme\n');
-    const d = await run(['--profile', 'default', 'config', 'list']);
-    expect(d.code, d.stderr).toBe(0);
+    expect((await run(['config', 'get', 'workspace'])).stdout).toBe('acme\n');
   });
 
   it('logout of a profile config.json no longer lists still removes its tokens', async () => {
