@@ -330,6 +330,14 @@ describe('findings ignore: appending', () => {
     expect(appendEntries('version: 1\nignore:\n# end\n', [entry], 'f')).toContain('# end\n');
   });
 
+  it('a reason over several lines (or with control characters) is written double-quoted and reads back as given', () => {
+    for (const reason of ['Two lines:\nsee SEC-9 # not a comment', 'tab\tand\r\nCRLF', 'bell\u0007'])
+      for (const text of [undefined, EXAMPLE, 'version: 1\nignore: []\n']) {
+        const after = appendEntries(text, [{ ...entry, reason }], 'f');
+        expect(parse(after).entries.at(-1)?.reason).toBe(reason);
+      }
+  });
+
   it('--expires: a date, <n>d, never; 90 days by default', () => {
     const now = Date.UTC(2026, 10, 25);
     expect(parseExpires(undefined, now)).toBe('2027-02-23');

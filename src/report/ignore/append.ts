@@ -30,9 +30,18 @@ export function parseExpires(raw: string | undefined, now: number): string {
   throw new UsageError(`invalid --expires "${raw}": use YYYY-MM-DD, <n>d (such as 30d) or never`);
 }
 
-/** A plain scalar when YAML reads it back as the same string, else quoted, as the yaml package writes it. */
+/**
+ * A plain scalar when YAML reads it back as the same string, else quoted, as the yaml package writes it. Text
+ * with a line break or another control character is always double-quoted with escapes: the package's block
+ * scalar (`|-` and lines at its own indentation) would not sit inside the entry, and the file would not load.
+ */
 function scalar(s: string): string {
-  return stringify(s, { lineWidth: 0 }).replace(/\n$/, '');
+  // eslint-disable-next-line no-control-regex
+  const oneLine = !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s);
+  return stringify(s, {
+    lineWidth: 0,
+    ...(oneLine ? {} : { defaultStringType: 'QUOTE_DOUBLE' as const }),
+  }).replace(/\n$/, '');
 }
 
 function render(entries: readonly NewEntry[], indent: string): string {
