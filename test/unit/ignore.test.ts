@@ -247,6 +247,17 @@ describe('the ignore file: matching and expiry', () => {
     ]);
   });
 
+  it('an entry whose finding an earlier entry also covers still matched it: never called stale', () => {
+    const f = finding({ id: 'a', rule_id: 'r1', resource: 'arn:bucket-1', connection_alias: 'prod' });
+    const r = rules(
+      `version: 1\nignore:\n  - fingerprint: ${fingerprintOf(f)}\n    reason: one\n    expires: never\n  - rule: r1\n    resource: "arn:bucket-*"\n    reason: the buckets\n    expires: never\n`,
+    );
+    // The first entry decides what is shown, and the finding is ignored once.
+    expect(r.check(f).info?.source).toBe('.cssctl-ignore.yaml:3');
+    expect(r.ignored).toBe(1);
+    expect(r.messages({ complete: true, workspace: true }).notices).toStrictEqual([]);
+  });
+
   it('a fingerprint entry is called stale only by a read that could have seen its finding', () => {
     const onDev = finding({ id: 'd', rule_id: 'r1', connection_alias: 'dev' });
     const onProd = finding({ id: 'p', rule_id: 'r2', connection_alias: 'prod' });

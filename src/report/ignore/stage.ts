@@ -98,11 +98,18 @@ export class IgnoreRules {
     let fp: string | undefined;
     const fingerprint = () => (fp ??= fingerprintOf(f));
     this.seen.add(text(f.connection_alias));
+    // The first active entry that matches decides (its reason and expiry are shown); every other active entry
+    // that matches counts the match too, so an entry whose findings an earlier one also covers is never called
+    // stale ("matched no finding") while it still matches.
+    let first: Compiled | undefined;
     for (const c of this.active) {
       if (!IgnoreRules.matches(c, f, fingerprint)) continue;
       c.matched++;
+      first ??= c;
+    }
+    if (first) {
       this.ignoredByRank[rankOf(f)]!++;
-      const e = c.entry;
+      const e = first.entry;
       return {
         info: {
           reason: e.reason,
