@@ -179,6 +179,20 @@ describe('diff: files', () => {
     execFileSync('mkfifo', [fifo]);
     expect(() => readFindingsFile(fifo)).toThrow('not a regular file');
   });
+
+  it('a list answer of the service saved on one line is not one finding; a UTF-8 byte order mark is no error', async () => {
+    // `cssctl api /findings | jq -c . > base.json`: one line, one object, no finding's fields.
+    const answer = file('answer.json', JSON.stringify({ total: 1, findings: [f('a', 'high', 'x')] }) + '\n');
+    await expect(read(answer)).rejects.toThrow(`${answer}:1: not a finding: an object with no id`);
+    const wrapped = file('wrapped.json', JSON.stringify([{ items: [] }]));
+    await expect(read(wrapped)).rejects.toThrow(`${wrapped}: item 1 is not a finding: it has no id`);
+    // PowerShell's and some editors' UTF-8 files start with a BOM: each kind of file reads as without one.
+    const fs = [f('a', 'high', 'x'), f('b', 'low', 'y')];
+    expect(await read(file('bom.json', `\uFEFF${JSON.stringify(fs, null, 2)}`))).toStrictEqual(fs);
+    expect(await read(file('bom.ndjson', `\uFEFF${ndjson(fs)}`))).toStrictEqual(fs);
+    const { out } = await runReport(sarif, fs);
+    expect(await read(file('bom.sarif', `\uFEFF${out}`))).toHaveLength(2);
+  });
 });
 
 describe('findings diff (verb)', () => {
