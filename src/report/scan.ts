@@ -16,7 +16,7 @@ import { scanFields } from './scan-fields.js';
 import { findingColumnsShowingIgnored } from './columns.js';
 import { exportFindings, type ReportSpec } from './exporter.js';
 import { GateTally, enforceGate, gateFromCounts, knownCounts, trustedCount, type Gate } from './gate.js';
-import { keepsIgnored, reportIgnore } from './ignore/index.js';
+import { anyKeepsIgnored, reportIgnore } from './ignore/index.js';
 import { applyIgnore, ignoredOf, type IgnoreRules } from './ignore/stage.js';
 import { isReportFormat } from './registry.js';
 import { countFindings } from './sources/count.js';
@@ -183,7 +183,7 @@ async function reportByReading(
   const report = isReportFormat(r.format) ? r.format : undefined;
   const tally = new GateTally();
   const severities = r.severity && r.severity.length > 0 ? new Set<string>(r.severity) : undefined;
-  const keep = keepsIgnored(report, r.showIgnored);
+  const keep = anyKeepsIgnored(report, r.reports, r.showIgnored);
   async function* stream(): AsyncGenerator<Finding> {
     const all = scanFindings(ctx, client, scan.scan_id, [], r.resume);
     const kept = rules ? applyIgnore(all, rules, { keep, show: r.showIgnored === true }) : all;
@@ -202,6 +202,7 @@ async function reportByReading(
       outputFile: report === undefined ? undefined : r.outputFile,
       reports: r.reports,
       failOn: r.failOn,
+      showIgnored: r.showIgnored,
       about: await scanAbout(ctx, r.scan.scan_id),
       ...(rules && r.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),
     });

@@ -475,6 +475,40 @@ describe('ignored findings in the reports and the gate', () => {
     expect(github.stdout.text).not.toContain('finding a');
   });
 
+  it('each --report decides for its own format: junit keeps them as skipped, sarif leaves them out, whatever -o is', async () => {
+    const d = dir();
+    const p = ignoreFileIn(d);
+    const [junitFile, sarifFile, csvFile] = ['r.xml', 'r.sarif', 'r.csv'].map((n) => join(d, n));
+    // stdout json (which leaves them out), a junit report (which keeps them).
+    const w = verbWorld([json({ total: 2, findings: fs })], { output: 'json' });
+    expect(await w.run(list, { ignoreFile: p, report: [{ format: 'junit', path: junitFile! }] })).toBe(0);
+    expect((JSON.parse(w.stdout.text) as { id: string }[]).map((x) => x.id)).toStrictEqual(['b']);
+    expect(readFileSync(junitFile!, 'utf8')).toContain(
+      '<skipped message="ignored until never: Known and accepted',
+    );
+    // stdout junit (which keeps them), a sarif and a csv report (which do not).
+    const j = verbWorld([json({ total: 2, findings: fs })], { output: 'junit' });
+    const reports = [
+      { format: 'sarif', path: sarifFile! },
+      { format: 'csv', path: csvFile! },
+    ];
+    expect(await j.run(list, { ignoreFile: p, report: reports })).toBe(0);
+    expect(j.stdout.text).toContain('<skipped message="ignored until never');
+    expect(readFileSync(sarifFile!, 'utf8')).not.toContain('"finding-id":"a"');
+    expect(readFileSync(sarifFile!, 'utf8')).toContain('"finding-id":"b"');
+    expect(readFileSync(csvFile!, 'utf8').split('\n').filter(Boolean)).toHaveLength(2); // header and b
+    // A scan report whose stdout is the summary: the same, from its one read.
+    const scan = { scan_id: 'scn_1', status: 'completed', connection_alias: 'prod', total_findings: 2 };
+    const s = verbWorld([json(scan), json({ total: 2, findings: fs })]);
+    expect(
+      await s.run(wait, { ignoreFile: p, report: [{ format: 'junit', path: junitFile! }, reports[0]!] }, [
+        'scn_1',
+      ]),
+    ).toBe(0);
+    expect(readFileSync(junitFile!, 'utf8')).toContain('<skipped message="ignored until never');
+    expect(readFileSync(sarifFile!, 'utf8')).not.toContain('"finding-id":"a"');
+  });
+
   it('an ignored finding never counts for --fail-on: the scan is read once instead of counted', async () => {
     const p = ignoreFileIn(dir());
     const scan = {

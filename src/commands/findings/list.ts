@@ -28,11 +28,12 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const client = await ctx.api();
   const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId });
-  await exportFindings(ctx, withIgnore(source, rules, format, opts.showIgnored), {
+  await exportFindings(ctx, withIgnore(source, rules, format, opts.showIgnored, opts.report), {
     format,
     outputFile: opts.outputFile,
     reports: opts.report,
     chosenColumns: opts.columns,
+    showIgnored: opts.showIgnored,
     about: {
       workspace: (await ctx.settings()).workspace,
       subject: scanId ? `findings of scan ${scanId}` : 'findings list',
