@@ -509,6 +509,19 @@ describe('ignored findings in the reports and the gate', () => {
     expect(readFileSync(sarifFile!, 'utf8')).not.toContain('"finding-id":"a"');
   });
 
+  it('html keeps them as marked rows with reason and expiry, counted apart: never in the chart or the verdict', async () => {
+    const p = ignoreFileIn(dir());
+    const w = verbWorld([json({ total: 2, findings: fs })], { output: 'html' });
+    expect(await w.run(list, { ignoreFile: p })).toBe(0);
+    const page = w.stdout.text;
+    expect(page).toMatch(/<tr class="s0 ignored"[^>]*data-state="ignored">/);
+    expect(page).toContain('Known and accepted (until never)');
+    expect(page).toContain('>1 finding</p><p class="muted">and 1 ignored (accepted risk)</p>');
+    // The chart counts b (low) only: no critical bar.
+    expect(page).toMatch(/>critical<\/text><rect[^>]*\/><text[^>]*>0<\/text>/);
+    expect(w.stderr.text).not.toContain('--no-ignore to show them');
+  });
+
   it('an ignored finding never counts for --fail-on: the scan is read once instead of counted', async () => {
     const p = ignoreFileIn(dir());
     const scan = {

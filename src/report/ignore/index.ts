@@ -22,9 +22,12 @@ export function loadIgnore(
   return file === undefined ? undefined : new IgnoreRules(file, ctx.clock.now());
 }
 
-/** Whether a format keeps ignored findings: junit always (as skipped), the others with --show-ignored. */
+/**
+ * Whether a format keeps ignored findings: junit always (as skipped), html always (marked rows, counted apart:
+ * §8 "html count[s] them"), the others with --show-ignored.
+ */
 export function keepsIgnored(format: string | undefined, show: boolean | undefined): boolean {
-  return format === 'junit' || show === true;
+  return format === 'junit' || format === 'html' || show === true;
 }
 
 /**
