@@ -457,6 +457,22 @@ describe('ignored findings in the reports and the gate', () => {
     expect(JSON.parse(none.stdout.text)).toHaveLength(2);
   });
 
+  it('--columns can name the IGNORED and FINGERPRINT columns that --show-ignored adds', async () => {
+    const p = ignoreFileIn(dir());
+    const w = verbWorld([json({ total: 2, findings: fs })], { output: 'csv' });
+    expect(await w.run(list, { ignoreFile: p, showIgnored: true, columns: 'id,ignored,fingerprint' })).toBe(
+      0,
+    );
+    const [header, first, second] = w.stdout.text.split('\n');
+    expect(header).toBe('id,ignored,fingerprint');
+    expect(first).toMatch(/^a,Known and accepted \(until never; .*ign\.yaml:3\),[0-9a-f]{64}$/);
+    expect(second).toBe('b,,');
+    // Without --show-ignored they are no columns of the list (exit 2 naming the valid ones).
+    const plain = verbWorld([], { output: 'csv' });
+    expect(await plain.run(list, { ignoreFile: p, columns: 'id,ignored' })).toBe(2);
+    expect(plain.stderr.text).toContain('unknown column "ignored"');
+  });
+
   it('junit keeps them as skipped; sarif leaves them out unless --show-ignored (then suppressions); github never', async () => {
     const p = ignoreFileIn(dir());
     const junit = verbWorld([json({ total: 2, findings: fs })], { output: 'junit' });
