@@ -349,6 +349,25 @@ describe('findings ignore: appending', () => {
       }
   });
 
+  it('a file with CRLF line endings gets CRLF lines: never mixed endings', () => {
+    const crlf = (t: string) => t.replace(/\n/g, '\r\n');
+    for (const text of [
+      crlf(EXAMPLE),
+      crlf(EXAMPLE).trimEnd(),
+      crlf('version: 1\nignore:\n'),
+      crlf('version: 1\nignore: []\n'),
+      crlf('version: 1\n'),
+    ]) {
+      const after = appendEntries(text, [entry], 'f');
+      expect(after.replace(/\r\n/g, ''), JSON.stringify(text)).not.toContain('\n');
+      expect(after.startsWith(text.split('\r\n')[0]!)).toBe(true);
+      expect(parse(after).entries.at(-1)?.fingerprint).toBe('ab'.repeat(32));
+    }
+    // Every byte of the CRLF file is kept (the new lines added only).
+    const after = appendEntries(crlf(EXAMPLE), [entry], 'f');
+    expect(after.startsWith(crlf(EXAMPLE))).toBe(true);
+  });
+
   it('--expires: a date, <n>d, never; 90 days by default', () => {
     const now = Date.UTC(2026, 10, 25);
     expect(parseExpires(undefined, now)).toBe('2027-02-23');
