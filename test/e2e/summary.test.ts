@@ -127,6 +127,12 @@ describe('findings summary', () => {
     });
     expect((JSON.parse(all.stdout) as Summary).total).toBe(findings.length);
     expect(all.stdout).not.toContain('"ignored"');
+    // An ignore file without entries changes no count: the limit=1 totals, five requests.
+    writeFileSync(file, 'version: 1\nignore: []\n');
+    const asked = received(w.sandbox, '/findings').length;
+    const empty = await w.run(['findings', 'summary', '--ignore-file', file, '--json']);
+    expect((JSON.parse(empty.stdout) as Summary & { ignored: number }).ignored).toBe(0);
+    expect(received(w.sandbox, '/findings').length - asked).toBe(5);
     // A bad file is exit 2 before any request.
     writeFileSync(file, 'version: 1\nignore:\n  - rule: x\n    reason: r\n    expire: never\n');
     const before = received(w.sandbox, '/findings').length;

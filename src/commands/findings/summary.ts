@@ -39,9 +39,10 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<void>
   const counter = new SummaryCounter(by, KEY_OF[by]);
 
   let ignored = 0;
-  if (by === 'severity' && rules === undefined) {
-    // One request per severity: its total (limit=1). With an ignore file, which findings it accepts can only
-    // be known by reading them: every finding is read, as for the other groupings.
+  if (by === 'severity' && (rules === undefined || rules.file.entries.length === 0)) {
+    // One request per severity: its total (limit=1). With entries in an ignore file, which findings they accept
+    // (or, expired, count again) can only be known by reading them: every finding is read, as for the other
+    // groupings; an ignore file with no entry changes no count.
     const answers = await Promise.all(
       severities.map(async (severity) => ({
         severity,
