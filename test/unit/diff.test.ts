@@ -196,6 +196,32 @@ describe('diff: files', () => {
 });
 
 describe('findings diff (verb)', () => {
+  it('-o html: the verdict is the gate — an unchanged or fallen finding at or above --fail-on never fails it', async () => {
+    const nd = (xs: Finding[]) => xs.map((x) => JSON.stringify(x)).join('\n') + '\n';
+    const base = file('v-base.ndjson', nd([f('a1', 'critical', 'x'), f('a2', 'critical', 'y')]));
+    // x unchanged critical, y fell to high: the gate is not met at high (exit 0).
+    const head = file('v-head.ndjson', nd([f('b1', 'critical', 'x'), f('b2', 'high', 'y')]));
+    const w = verbWorld([], { output: 'html' });
+    expect(await w.run(diff, { base, head, failOn: 'high', ignore: false })).toBe(0);
+    expect(w.stdout.text).toContain(
+      '<span class="verdict pass">passed</span> nothing new or raised at or above high',
+    );
+    // A new high and one that rose to it meet it: two, as the exit-10 line counts them.
+    const rose = file(
+      'v-rose.ndjson',
+      nd([f('c1', 'critical', 'x'), f('c2', 'high', 'z'), f('c3', 'low', 'q')]),
+    );
+    const raised = file(
+      'v-raised.ndjson',
+      nd([f('a1', 'critical', 'x'), f('c3', 'high', 'q'), f('c4', 'high', 'n')]),
+    );
+    const met = verbWorld([], { output: 'html' });
+    expect(await met.run(diff, { base: rose, head: raised, failOn: 'high', ignore: false })).toBe(10);
+    expect(met.stdout.text).toContain(
+      '<span class="verdict fail">failed</span> 2 new or raised findings at or above high',
+    );
+  });
+
   const scan = (id: string, over: Record<string, unknown> = {}) => ({
     scan_id: id,
     connection_alias: 'prod',
