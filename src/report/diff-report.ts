@@ -19,7 +19,7 @@ import {
 import { exportFindings, type ReportSpec } from './exporter.js';
 import { anyKeepsIgnored } from './ignore/index.js';
 import { markIgnored, type IgnoreRules } from './ignore/stage.js';
-import { GateTally, type Gate } from './gate.js';
+import { GateTally, verdictOf, type Gate } from './gate.js';
 import { rankOf } from './severity.js';
 
 export interface DiffReportOptions {
@@ -165,7 +165,7 @@ export async function reportDiff(
       showIgnored: opts.showIgnored,
       // Ignored rows are kept only with --show-ignored (junit keeps them as skipped test cases, without columns).
       columns: (format) => diffColumns(format, rules !== undefined && opts.showIgnored === true),
-      about: opts.about,
+      about: { ...opts.about, verdict: () => (failOn ? verdictOf(gateTally.gate(failOn)) : undefined) },
     });
   }
   // -o github says it in its own ::notice.

@@ -15,7 +15,15 @@ import { SEVERITIES } from '../api/findings-types.js';
 import { scanFields } from './scan-fields.js';
 import { findingColumnsShowingIgnored } from './columns.js';
 import { exportFindings, type ReportSpec } from './exporter.js';
-import { GateTally, enforceGate, gateFromCounts, knownCounts, trustedCount, type Gate } from './gate.js';
+import {
+  GateTally,
+  enforceGate,
+  gateFromCounts,
+  knownCounts,
+  trustedCount,
+  verdictOf,
+  type Gate,
+} from './gate.js';
 import { anyKeepsIgnored, reportIgnore } from './ignore/index.js';
 import { applyIgnore, ignoredOf, type IgnoreRules } from './ignore/stage.js';
 import { isReportFormat } from './registry.js';
@@ -75,7 +83,7 @@ export async function reportScan(ctx: Context, client: ApiClient, r: ScanReport)
       format: r.format,
       failOn: r.failOn,
       outputFile: r.outputFile,
-      about: await scanAbout(ctx, scan.scan_id),
+      about: { ...(await scanAbout(ctx, scan.scan_id)), verdict: () => verdictOf(gate) },
     });
   } else {
     await writeSummary(ctx, r);
@@ -203,7 +211,10 @@ async function reportByReading(
       reports: r.reports,
       failOn: r.failOn,
       showIgnored: r.showIgnored,
-      about: await scanAbout(ctx, r.scan.scan_id),
+      about: {
+        ...(await scanAbout(ctx, r.scan.scan_id)),
+        verdict: () => (r.failOn ? verdictOf(tally.gate(r.failOn)) : undefined),
+      },
       ...(rules && r.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),
     });
   } else {

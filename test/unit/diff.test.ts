@@ -195,6 +195,30 @@ describe('diff: files', () => {
   });
 });
 
+describe('-o html: the verdict is the gate of the command', () => {
+  it('scans wait --severity narrows the rows, never the verdict: failed as the exit code says', async () => {
+    const { wait } = await import('../../src/commands/scans/wait.js');
+    const scan = {
+      scan_id: 'scn_1',
+      status: 'completed',
+      connection_alias: 'prod',
+      critical_count: 1,
+      total_findings: 2,
+    };
+    const w = verbWorld([json(scan), json({ total: 1, findings: [f('l1', 'low', 'x')] })], {
+      output: 'html',
+    });
+    expect(await w.run(wait, { failOn: 'critical', severity: ['low'], ignore: false }, ['scn_1'])).toBe(10);
+    expect(w.requests()).toStrictEqual([
+      'GET /scans/scn_1',
+      'GET /findings?limit=1000&severity=low&scan_id=scn_1',
+    ]);
+    expect(w.stdout.text).toContain(
+      '<span class="verdict fail">failed</span> 1 finding at or above critical',
+    );
+  });
+});
+
 describe('findings diff (verb)', () => {
   it('-o html: the verdict is the gate — an unchanged or fallen finding at or above --fail-on never fails it', async () => {
     const nd = (xs: Finding[]) => xs.map((x) => JSON.stringify(x)).join('\n') + '\n';
