@@ -254,6 +254,20 @@ describe('findings diff (verb)', () => {
     ...over,
   });
 
+  it('an answer about another scan than the one asked for is exit 1 naming it, never compared', async () => {
+    const w = verbWorld([json(scan('scn_9'))], { output: 'json' });
+    expect(await w.run(diff, { base: 'latest', head: 'scn_2', ignore: false })).toBe(1);
+    expect(w.stderr.text).toContain(
+      '--head: the service answered about scan scn_9 when asked for scan scn_2',
+    );
+    expect(w.requests()).toStrictEqual(['GET /scans/scn_2']);
+    const b = verbWorld([json(scan('scn_2')), json(scan('scn_8'))], { output: 'json' });
+    expect(await b.run(diff, { base: 'scn_1', head: 'scn_2', ignore: false })).toBe(1);
+    expect(b.stderr.text).toContain(
+      '--base: the service answered about scan scn_8 when asked for scan scn_1',
+    );
+  });
+
   it('two scans: the head is checked final, the base read whole, the head streamed; exit 10 for a new high', async () => {
     const base = [f('a1', 'high', 'x'), f('a2', 'low', 'y')];
     const head = [f('b1', 'high', 'x'), f('b3', 'high', 'new')];
