@@ -46,7 +46,9 @@ export function validateWorkspace(slug: string): string {
 export function validateOutput(fmt: string): OutputFormat {
   const f = fmt.toLowerCase();
   if (!(OUTPUT_FORMATS as readonly string[]).includes(f)) {
-    throw new UsageError(`invalid output format "${fmt}": use one of ${OUTPUT_FORMATS.join(', ')}`);
+    // The formats a profile can hold: a report format is for the findings commands (refused by the callers).
+    const settable = OUTPUT_FORMATS.filter((o) => !REPORT_FORMATS.includes(o));
+    throw new UsageError(`invalid output format "${fmt}": use one of ${settable.join(', ')}`);
   }
   return f as OutputFormat;
 }

@@ -36,6 +36,9 @@ export function fsErrorText(err: unknown): string {
   if (e?.code === 'EROFS') return 'read-only file system';
   if (e?.code === 'EFBIG') return 'file too large (past the file-size limit)';
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
+  // Writing: the temporary file beside the target could not be made there (its name is of no use to anyone).
+  if (e?.code === 'ENOENT') return 'its folder does not exist';
+  if (e?.code === 'ENOTDIR') return 'a part of its path is not a folder';
   return (e?.message ?? String(err)).split('\n')[0]!;
 }
 

@@ -54,6 +54,12 @@ export interface FormatterContext<T> {
 export interface ReportAbout {
   workspace?: string;
   subject?: string;
+  /**
+   * The --fail-on gate as the command decides it (asked once every finding is read): whether it is met and by how
+   * many findings. A report that shows a verdict (html) gives this one, not a count of its own rows, which
+   * --severity may have narrowed and which, in a comparison, hold unchanged findings too.
+   */
+  verdict?: () => { met: boolean; count: number } | undefined;
 }
 
 /** Items a stage left out of what the source read: how many, and why (`ignored by .cssctl-ignore.yaml`). */

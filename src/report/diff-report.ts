@@ -17,9 +17,9 @@ import {
   type DiffState,
 } from './diff.js';
 import { exportFindings, type ReportSpec } from './exporter.js';
-import { keepsIgnored } from './ignore/index.js';
+import { anyKeepsIgnored } from './ignore/index.js';
 import { markIgnored, type IgnoreRules } from './ignore/stage.js';
-import { GateTally, type Gate } from './gate.js';
+import { GateTally, verdictOf, type Gate } from './gate.js';
 import { rankOf } from './severity.js';
 
 export interface DiffReportOptions {
@@ -117,7 +117,7 @@ export async function reportDiff(
   const severities = opts.severities && opts.severities.length > 0 ? new Set(opts.severities) : undefined;
   const failOn = opts.failOn;
   const rules = opts.ignore;
-  const keep = keepsIgnored(opts.format, opts.showIgnored);
+  const keep = anyKeepsIgnored(opts.format, opts.reports, opts.showIgnored);
   async function* stream(): AsyncGenerator<DiffFinding> {
     for await (let f of compare(base, head)) {
       const info = diffOf(f)!;
@@ -162,9 +162,10 @@ export async function reportDiff(
       outputFile: opts.outputFile,
       reports: opts.reports,
       failOn,
+      showIgnored: opts.showIgnored,
       // Ignored rows are kept only with --show-ignored (junit keeps them as skipped test cases, without columns).
       columns: (format) => diffColumns(format, rules !== undefined && opts.showIgnored === true),
-      about: opts.about,
+      about: { ...opts.about, verdict: () => (failOn ? verdictOf(gateTally.gate(failOn)) : undefined) },
     });
   }
   // -o github says it in its own ::notice.

@@ -13,6 +13,8 @@ import { findingColumns } from './columns.js';
 import { loadReportFormat } from './registry.js';
 import type { ReportSpec } from './report-spec.js';
 import { objectsOnly } from './stages.js';
+import { keepsIgnored } from './ignore/index.js';
+import { ignoredOf } from './ignore/stage.js';
 
 export interface ExportOptions {
   /** What -o asks for on stdout (or in --output-file); undefined: nothing (a scan summary is printed instead). */
@@ -29,6 +31,11 @@ export interface ExportOptions {
   chosenColumns?: string;
   /** What is reported, for a report's header (html). */
   about?: ReportAbout;
+  /**
+   * --show-ignored. Ignored findings reach the exporter marked when some destination keeps them; each
+   * destination whose format does not (keepsIgnored) leaves them out.
+   */
+  showIgnored?: boolean;
 }
 
 /** An IO for a report written to a file: no colour, no terminal, messages still on stderr. */
@@ -60,9 +67,11 @@ export async function exportFindings(
     ...(opts.reports ?? []),
   ];
   const stream = objectsOnly(ctx.io, source);
+  /** Whether a destination of this format leaves an ignored finding out. */
+  const dropsIgnored = (format: string) => !keepsIgnored(format, opts.showIgnored);
   if (dests.length === 1 && dests[0]!.path === undefined) {
     const format = dests[0]!.format;
-    return writeList(ctx.io, stream, {
+    return writeList(ctx.io, dropsIgnored(format) ? withoutIgnored(stream) : stream, {
       format,
       formats: { ...standardFormats<Finding>(), ...(await loadReportFormat(format)) },
       columns: columnsFor(format, true),
@@ -95,9 +104,11 @@ export async function exportFindings(
         leftOut: file ? undefined : base.leftOut,
       });
     });
+    const drops = dests.map((d) => dropsIgnored(d.format));
     return {
       async item(item) {
-        for (const f of each) await f.item(item);
+        const ignored = ignoredOf(item) !== undefined;
+        for (let i = 0; i < each.length; i++) if (!(ignored && drops[i])) await each[i]!.item(item);
       },
       async end(info) {
         for (const f of each) await f.end(info);
@@ -134,3 +145,22 @@ export async function exportFindings(
 }
 
 export { checkDestinations, parseReportSpec, type ReportSpec } from './report-spec.js';
+
+/** The stream without the ignored findings (kept, marked, for another destination of the same read). */
+function withoutIgnored(source: ListSource<Finding>): ListSource<Finding> {
+  const out: ListSource<Finding> = {
+    async *[Symbol.asyncIterator]() {
+      for await (const f of source) if (ignoredOf(f) === undefined) yield f;
+    },
+  };
+  if (source.pages) {
+    const pages = source.pages.bind(source);
+    out.pages = async function* () {
+      for await (const batch of pages()) yield batch.filter((f) => ignoredOf(f) === undefined);
+    };
+  }
+  if (source.page) out.page = source.page.bind(source);
+  if (source.resume) out.resume = source.resume.bind(source);
+  if (source.leftOut) out.leftOut = source.leftOut.bind(source);
+  return out;
+}

@@ -74,6 +74,11 @@ export class GateTally {
   }
 }
 
+/** A gate as a report's verdict (ReportAbout.verdict). */
+export function verdictOf(gate: Gate | undefined): { met: boolean; count: number } | undefined {
+  return gate && { met: gate.met, count: gateTotal(gate) };
+}
+
 /** The total of the counts at or above the threshold. */
 export function gateTotal(gate: Gate): number {
   return gateSeverities(gate.threshold).reduce((a, s) => a + (gate.counts[s] ?? 0), 0);

@@ -15,8 +15,16 @@ import { SEVERITIES } from '../api/findings-types.js';
 import { scanFields } from './scan-fields.js';
 import { findingColumnsShowingIgnored } from './columns.js';
 import { exportFindings, type ReportSpec } from './exporter.js';
-import { GateTally, enforceGate, gateFromCounts, knownCounts, trustedCount, type Gate } from './gate.js';
-import { keepsIgnored, reportIgnore } from './ignore/index.js';
+import {
+  GateTally,
+  enforceGate,
+  gateFromCounts,
+  knownCounts,
+  trustedCount,
+  verdictOf,
+  type Gate,
+} from './gate.js';
+import { anyKeepsIgnored, reportIgnore } from './ignore/index.js';
 import { applyIgnore, ignoredOf, type IgnoreRules } from './ignore/stage.js';
 import { isReportFormat } from './registry.js';
 import { countFindings } from './sources/count.js';
@@ -75,7 +83,7 @@ export async function reportScan(ctx: Context, client: ApiClient, r: ScanReport)
       format: r.format,
       failOn: r.failOn,
       outputFile: r.outputFile,
-      about: await scanAbout(ctx, scan.scan_id),
+      about: { ...(await scanAbout(ctx, scan.scan_id)), verdict: () => verdictOf(gate) },
     });
   } else {
     await writeSummary(ctx, r);
@@ -183,7 +191,7 @@ async function reportByReading(
   const report = isReportFormat(r.format) ? r.format : undefined;
   const tally = new GateTally();
   const severities = r.severity && r.severity.length > 0 ? new Set<string>(r.severity) : undefined;
-  const keep = keepsIgnored(report, r.showIgnored);
+  const keep = anyKeepsIgnored(report, r.reports, r.showIgnored);
   async function* stream(): AsyncGenerator<Finding> {
     const all = scanFindings(ctx, client, scan.scan_id, [], r.resume);
     const kept = rules ? applyIgnore(all, rules, { keep, show: r.showIgnored === true }) : all;
@@ -202,7 +210,11 @@ async function reportByReading(
       outputFile: report === undefined ? undefined : r.outputFile,
       reports: r.reports,
       failOn: r.failOn,
-      about: await scanAbout(ctx, r.scan.scan_id),
+      showIgnored: r.showIgnored,
+      about: {
+        ...(await scanAbout(ctx, r.scan.scan_id)),
+        verdict: () => (r.failOn ? verdictOf(tally.gate(r.failOn)) : undefined),
+      },
       ...(rules && r.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),
     });
   } else {

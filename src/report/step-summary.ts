@@ -140,7 +140,12 @@ export function renderStepSummary(s: StepSummary): string {
     ...SEVERITIES.map((sev, r) => `| ${sev} | ${fmt(counts[sev])} |${ig ? ` ${fmt(ig[r] ?? 0)} |` : ''}`),
   );
   const total = knownTotal(s.scan);
-  if (total !== undefined) lines.push(`| **total** | **${total.toLocaleString('en-US')}** |`);
+  // The scan's total counts every finding; with an ignore file the Findings column leaves the accepted ones
+  // out, so its total does too, and the Ignored column gets its own (a row as wide as the table).
+  const igTotal = ig?.reduce((a, n) => a + n, 0) ?? 0;
+  if (total !== undefined && ig && total >= igTotal)
+    lines.push(`| **total** | **${fmt(total - igTotal)}** | **${fmt(igTotal)}** |`);
+  else if (total !== undefined && !ig) lines.push(`| **total** | **${fmt(total)}** |`);
   return `${[...lines, ...warningLines(s)].join('\n')}\n`;
 }
 

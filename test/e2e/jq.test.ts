@@ -92,6 +92,21 @@ describe('--jq through the binary', () => {
     expect(csv.stderr).toContain('--jq works with -o json or -o ndjson');
   });
 
+  it('--jq with --output-file is exit 2 before any request, never an unfiltered file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cssctl-jq-file-'));
+    try {
+      const file = join(dir, 'out.json');
+      const before = received(w.sandbox, '/findings').length;
+      const res = await w.run(['findings', 'list', '--limit', '3', '--jq', 'length', '--output-file', file]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain('cannot be used with --output-file');
+      expect(() => readFileSync(file)).toThrow();
+      expect(received(w.sandbox, '/findings').length).toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--jq-exit-status gates on any jq test', async () => {
     const crit = await w.run([
       'findings',

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_SHELL, World, lines, received } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
@@ -94,6 +96,50 @@ describe('findings summary', () => {
     const bad = await w.run(['findings', 'summary', '--by', 'colour']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: .*colour/m);
+  });
+
+  it('the ignore file applies (§8): accepted risks are counted apart, never in the groups', async () => {
+    const f = findings.find((x) => x.severity === 'high')!;
+    const fp = (
+      JSON.parse((await w.run(['findings', 'get', String(f.id), '--json'])).stdout) as {
+        fingerprint: string;
+      }
+    ).fingerprint;
+    const file = join(w.dir, 'summary-ignore.yaml');
+    writeFileSync(
+      file,
+      `version: 1\nignore:\n  - fingerprint: ${fp}\n    reason: Accepted\n    expires: never\n`,
+    );
+    const highs = findings.filter((x) => x.severity === 'high').length;
+    const bySeverity = await w.run(['findings', 'summary', '--ignore-file', file, '--json']);
+    expect(bySeverity.code, bySeverity.stderr).toBe(0);
+    const s = JSON.parse(bySeverity.stdout) as Summary & { ignored: number };
+    expect(s.total).toBe(findings.length - 1);
+    expect(s.ignored).toBe(1);
+    expect(s.groups.find((g) => g.key === 'high')!.count).toBe(highs - 1);
+    expect(s.groups.map((g) => g.key).sort()).toEqual(['critical', 'high', 'info', 'low', 'medium']);
+    expect(bySeverity.stderr).toContain('1 finding ignored by');
+    const byConnection = await w.run(['findings', 'summary', '--by', 'connection', '--ignore-file', file]);
+    expect(lines(byConnection.stdout).at(-1)).toMatch(new RegExp(`^TOTAL\\s+${findings.length - 1}$`));
+    // --no-ignore, and CSSCTL_IGNORE_FILE as the flag.
+    const all = await w.run(['findings', 'summary', '--no-ignore', '--json'], {
+      env: { CSSCTL_IGNORE_FILE: file },
+    });
+    expect((JSON.parse(all.stdout) as Summary).total).toBe(findings.length);
+    expect(all.stdout).not.toContain('"ignored"');
+    // An ignore file without entries changes no count: the limit=1 totals, five requests.
+    writeFileSync(file, 'version: 1\nignore: []\n');
+    const asked = received(w.sandbox, '/findings').length;
+    const empty = await w.run(['findings', 'summary', '--ignore-file', file, '--json']);
+    expect((JSON.parse(empty.stdout) as Summary & { ignored: number }).ignored).toBe(0);
+    expect(received(w.sandbox, '/findings').length - asked).toBe(5);
+    // A bad file is exit 2 before any request.
+    writeFileSync(file, 'version: 1\nignore:\n  - rule: x\n    reason: r\n    expire: never\n');
+    const before = received(w.sandbox, '/findings').length;
+    const bad = await w.run(['findings', 'summary', '--ignore-file', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: .*summary-ignore\.yaml:5:/m);
+    expect(received(w.sandbox, '/findings')).toHaveLength(before);
   });
 
   it('a table with bars: blocks on a UTF-8 locale, # otherwise; 80 columns off a terminal; colour', async () => {

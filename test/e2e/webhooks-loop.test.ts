@@ -320,6 +320,24 @@ describe('listen --events, duplicates, --tolerance', () => {
     [['--tolerance', '-5m'], /invalid --tolerance/],
     [['--forward-duplicates'], /--forward-duplicates needs --forward-to/],
     [['--save', '/etc/hostname'], /--save \/etc\/hostname is not a folder/],
+    // A relay to itself would loop (thousands a second with --forward-duplicates).
+    [
+      ['--port', '45123', '--forward-to', 'http://localhost:45123/', '--forward-duplicates'],
+      /--forward-to http:\/\/localhost:45123\/ is this receiver itself/,
+    ],
+    [
+      [
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '45123',
+        '--path',
+        '/hook',
+        '--forward-to',
+        'http://127.0.0.1:45123/hook',
+      ],
+      /is this receiver itself/,
+    ],
   ])('refuses %j with exit 2, before listening', async (args, message) => {
     const res = await w.run(['webhooks', 'listen', '--port', '0', ...args], {
       env: { CSSCTL_WEBHOOK_SECRET: SECRET },

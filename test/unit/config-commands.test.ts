@@ -238,6 +238,18 @@ describe('profiles: config profiles, auth switch, and a --profile that names non
     expect((await run(['config', 'list'])).code).toBe(0);
   });
 
+  it('config set output: an unknown format names only the ones a profile can hold, not the report formats it refuses', async () => {
+    const bad = await run(['config', 'set', 'output', 'yaml']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'error: invalid output format "yaml": use one of table, json, ndjson, csv, wide\n',
+    );
+    const report = await run(['config', 'set', 'output', 'sarif']);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain('sarif is a report format for findings only');
+    expect((await run(['config', 'set', 'output', 'wide'])).code).toBe(0);
+  });
+
   it('config set does not create the profile it is given (only login does); `default` always exists', async () => {
     const r = await run(['--profile', 'ci', 'config', 'set', 'workspace', 'acme']);
     expect(r.code).toBe(2);

@@ -179,15 +179,93 @@ describe('diff: files', () => {
     execFileSync('mkfifo', [fifo]);
     expect(() => readFindingsFile(fifo)).toThrow('not a regular file');
   });
+
+  it('a list answer of the service saved on one line is not one finding; a UTF-8 byte order mark is no error', async () => {
+    // `cssctl api /findings | jq -c . > base.json`: one line, one object, no finding's fields.
+    const answer = file('answer.json', JSON.stringify({ total: 1, findings: [f('a', 'high', 'x')] }) + '\n');
+    await expect(read(answer)).rejects.toThrow(`${answer}:1: not a finding: an object with no id`);
+    const wrapped = file('wrapped.json', JSON.stringify([{ items: [] }]));
+    await expect(read(wrapped)).rejects.toThrow(`${wrapped}: item 1 is not a finding: it has no id`);
+    // PowerShell's and some editors' UTF-8 files start with a BOM: each kind of file reads as without one.
+    const fs = [f('a', 'high', 'x'), f('b', 'low', 'y')];
+    expect(await read(file('bom.json', `\uFEFF${JSON.stringify(fs, null, 2)}`))).toStrictEqual(fs);
+    expect(await read(file('bom.ndjson', `\uFEFF${ndjson(fs)}`))).toStrictEqual(fs);
+    const { out } = await runReport(sarif, fs);
+    expect(await read(file('bom.sarif', `\uFEFF${out}`))).toHaveLength(2);
+  });
+});
+
+describe('-o html: the verdict is the gate of the command', () => {
+  it('scans wait --severity narrows the rows, never the verdict: failed as the exit code says', async () => {
+    const { wait } = await import('../../src/commands/scans/wait.js');
+    const scan = {
+      scan_id: 'scn_1',
+      status: 'completed',
+      connection_alias: 'prod',
+      critical_count: 1,
+      total_findings: 2,
+    };
+    const w = verbWorld([json(scan), json({ total: 1, findings: [f('l1', 'low', 'x')] })], {
+      output: 'html',
+    });
+    expect(await w.run(wait, { failOn: 'critical', severity: ['low'], ignore: false }, ['scn_1'])).toBe(10);
+    expect(w.requests()).toStrictEqual([
+      'GET /scans/scn_1',
+      'GET /findings?limit=1000&severity=low&scan_id=scn_1',
+    ]);
+    expect(w.stdout.text).toContain(
+      '<span class="verdict fail">failed</span> 1 finding at or above critical',
+    );
+  });
 });
 
 describe('findings diff (verb)', () => {
+  it('-o html: the verdict is the gate — an unchanged or fallen finding at or above --fail-on never fails it', async () => {
+    const nd = (xs: Finding[]) => xs.map((x) => JSON.stringify(x)).join('\n') + '\n';
+    const base = file('v-base.ndjson', nd([f('a1', 'critical', 'x'), f('a2', 'critical', 'y')]));
+    // x unchanged critical, y fell to high: the gate is not met at high (exit 0).
+    const head = file('v-head.ndjson', nd([f('b1', 'critical', 'x'), f('b2', 'high', 'y')]));
+    const w = verbWorld([], { output: 'html' });
+    expect(await w.run(diff, { base, head, failOn: 'high', ignore: false })).toBe(0);
+    expect(w.stdout.text).toContain(
+      '<span class="verdict pass">passed</span> nothing new or raised at or above high',
+    );
+    // A new high and one that rose to it meet it: two, as the exit-10 line counts them.
+    const rose = file(
+      'v-rose.ndjson',
+      nd([f('c1', 'critical', 'x'), f('c2', 'high', 'z'), f('c3', 'low', 'q')]),
+    );
+    const raised = file(
+      'v-raised.ndjson',
+      nd([f('a1', 'critical', 'x'), f('c3', 'high', 'q'), f('c4', 'high', 'n')]),
+    );
+    const met = verbWorld([], { output: 'html' });
+    expect(await met.run(diff, { base: rose, head: raised, failOn: 'high', ignore: false })).toBe(10);
+    expect(met.stdout.text).toContain(
+      '<span class="verdict fail">failed</span> 2 new or raised findings at or above high',
+    );
+  });
+
   const scan = (id: string, over: Record<string, unknown> = {}) => ({
     scan_id: id,
     connection_alias: 'prod',
     status: 'completed',
     created_at: '2026-11-20T00:00:00Z',
     ...over,
+  });
+
+  it('an answer about another scan than the one asked for is exit 1 naming it, never compared', async () => {
+    const w = verbWorld([json(scan('scn_9'))], { output: 'json' });
+    expect(await w.run(diff, { base: 'latest', head: 'scn_2', ignore: false })).toBe(1);
+    expect(w.stderr.text).toContain(
+      '--head: the service answered about scan scn_9 when asked for scan scn_2',
+    );
+    expect(w.requests()).toStrictEqual(['GET /scans/scn_2']);
+    const b = verbWorld([json(scan('scn_2')), json(scan('scn_8'))], { output: 'json' });
+    expect(await b.run(diff, { base: 'scn_1', head: 'scn_2', ignore: false })).toBe(1);
+    expect(b.stderr.text).toContain(
+      '--base: the service answered about scan scn_8 when asked for scan scn_1',
+    );
   });
 
   it('two scans: the head is checked final, the base read whole, the head streamed; exit 10 for a new high', async () => {

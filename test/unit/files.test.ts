@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CliError } from '../../src/core/errors.js';
-import { fsOps, writeFileAtomic } from '../../src/core/files.js';
+import { AtomicFileWriter, fsOps, writeFileAtomic } from '../../src/core/files.js';
 
 const posix = process.platform !== 'win32';
 let tmp: string;
@@ -33,6 +33,18 @@ function fail(code: string): () => never {
 }
 
 describe('writeFileAtomic', () => {
+  it('a report (AtomicFileWriter) to a folder that does not exist, or under a file: the target named, no temporary name', () => {
+    writeFileSync(join(tmp, 'plain'), 'x');
+    for (const [f, why] of [
+      [join(tmp, 'missing', 'out.csv'), 'its folder does not exist'],
+      [join(tmp, 'plain', 'out.csv'), 'a part of its path is not a folder'],
+    ] as const) {
+      const w = new AtomicFileWriter(f);
+      w.write('x');
+      expect(() => w.commit()).toThrow(new CliError(`cannot write ${f}: ${why}`));
+    }
+  });
+
   it('writes the file and leaves nothing else', () => {
     const f = join(tmp, 'a.json');
     writeFileAtomic(f, 'one');

@@ -247,6 +247,17 @@ describe('the ignore file: matching and expiry', () => {
     ]);
   });
 
+  it('an entry whose finding an earlier entry also covers still matched it: never called stale', () => {
+    const f = finding({ id: 'a', rule_id: 'r1', resource: 'arn:bucket-1', connection_alias: 'prod' });
+    const r = rules(
+      `version: 1\nignore:\n  - fingerprint: ${fingerprintOf(f)}\n    reason: one\n    expires: never\n  - rule: r1\n    resource: "arn:bucket-*"\n    reason: the buckets\n    expires: never\n`,
+    );
+    // The first entry decides what is shown, and the finding is ignored once.
+    expect(r.check(f).info?.source).toBe('.cssctl-ignore.yaml:3');
+    expect(r.ignored).toBe(1);
+    expect(r.messages({ complete: true, workspace: true }).notices).toStrictEqual([]);
+  });
+
   it('a fingerprint entry is called stale only by a read that could have seen its finding', () => {
     const onDev = finding({ id: 'd', rule_id: 'r1', connection_alias: 'dev' });
     const onProd = finding({ id: 'p', rule_id: 'r2', connection_alias: 'prod' });
@@ -328,6 +339,33 @@ describe('findings ignore: appending', () => {
     ])
       expect(parse(appendEntries(text, [entry], 'f')).entries.at(-1)?.fingerprint).toBe('ab'.repeat(32));
     expect(appendEntries('version: 1\nignore:\n# end\n', [entry], 'f')).toContain('# end\n');
+  });
+
+  it('a reason over several lines (or with control characters) is written double-quoted and reads back as given', () => {
+    for (const reason of ['Two lines:\nsee SEC-9 # not a comment', 'tab\tand\r\nCRLF', 'bell\u0007'])
+      for (const text of [undefined, EXAMPLE, 'version: 1\nignore: []\n']) {
+        const after = appendEntries(text, [{ ...entry, reason }], 'f');
+        expect(parse(after).entries.at(-1)?.reason).toBe(reason);
+      }
+  });
+
+  it('a file with CRLF line endings gets CRLF lines: never mixed endings', () => {
+    const crlf = (t: string) => t.replace(/\n/g, '\r\n');
+    for (const text of [
+      crlf(EXAMPLE),
+      crlf(EXAMPLE).trimEnd(),
+      crlf('version: 1\nignore:\n'),
+      crlf('version: 1\nignore: []\n'),
+      crlf('version: 1\n'),
+    ]) {
+      const after = appendEntries(text, [entry], 'f');
+      expect(after.replace(/\r\n/g, ''), JSON.stringify(text)).not.toContain('\n');
+      expect(after.startsWith(text.split('\r\n')[0]!)).toBe(true);
+      expect(parse(after).entries.at(-1)?.fingerprint).toBe('ab'.repeat(32));
+    }
+    // Every byte of the CRLF file is kept (the new lines added only).
+    const after = appendEntries(crlf(EXAMPLE), [entry], 'f');
+    expect(after.startsWith(crlf(EXAMPLE))).toBe(true);
   });
 
   it('--expires: a date, <n>d, never; 90 days by default', () => {
@@ -438,6 +476,22 @@ describe('ignored findings in the reports and the gate', () => {
     expect(JSON.parse(none.stdout.text)).toHaveLength(2);
   });
 
+  it('--columns can name the IGNORED and FINGERPRINT columns that --show-ignored adds', async () => {
+    const p = ignoreFileIn(dir());
+    const w = verbWorld([json({ total: 2, findings: fs })], { output: 'csv' });
+    expect(await w.run(list, { ignoreFile: p, showIgnored: true, columns: 'id,ignored,fingerprint' })).toBe(
+      0,
+    );
+    const [header, first, second] = w.stdout.text.split('\n');
+    expect(header).toBe('id,ignored,fingerprint');
+    expect(first).toMatch(/^a,Known and accepted \(until never; .*ign\.yaml:3\),[0-9a-f]{64}$/);
+    expect(second).toBe('b,,');
+    // Without --show-ignored they are no columns of the list (exit 2 naming the valid ones).
+    const plain = verbWorld([], { output: 'csv' });
+    expect(await plain.run(list, { ignoreFile: p, columns: 'id,ignored' })).toBe(2);
+    expect(plain.stderr.text).toContain('unknown column "ignored"');
+  });
+
   it('junit keeps them as skipped; sarif leaves them out unless --show-ignored (then suppressions); github never', async () => {
     const p = ignoreFileIn(dir());
     const junit = verbWorld([json({ total: 2, findings: fs })], { output: 'junit' });
@@ -454,6 +508,53 @@ describe('ignored findings in the reports and the gate', () => {
     const github = verbWorld([json({ total: 2, findings: fs })], { output: 'github' });
     await github.run(list, { ignoreFile: p, showIgnored: true });
     expect(github.stdout.text).not.toContain('finding a');
+  });
+
+  it('each --report decides for its own format: junit keeps them as skipped, sarif leaves them out, whatever -o is', async () => {
+    const d = dir();
+    const p = ignoreFileIn(d);
+    const [junitFile, sarifFile, csvFile] = ['r.xml', 'r.sarif', 'r.csv'].map((n) => join(d, n));
+    // stdout json (which leaves them out), a junit report (which keeps them).
+    const w = verbWorld([json({ total: 2, findings: fs })], { output: 'json' });
+    expect(await w.run(list, { ignoreFile: p, report: [{ format: 'junit', path: junitFile! }] })).toBe(0);
+    expect((JSON.parse(w.stdout.text) as { id: string }[]).map((x) => x.id)).toStrictEqual(['b']);
+    expect(readFileSync(junitFile!, 'utf8')).toContain(
+      '<skipped message="ignored until never: Known and accepted',
+    );
+    // stdout junit (which keeps them), a sarif and a csv report (which do not).
+    const j = verbWorld([json({ total: 2, findings: fs })], { output: 'junit' });
+    const reports = [
+      { format: 'sarif', path: sarifFile! },
+      { format: 'csv', path: csvFile! },
+    ];
+    expect(await j.run(list, { ignoreFile: p, report: reports })).toBe(0);
+    expect(j.stdout.text).toContain('<skipped message="ignored until never');
+    expect(readFileSync(sarifFile!, 'utf8')).not.toContain('"finding-id":"a"');
+    expect(readFileSync(sarifFile!, 'utf8')).toContain('"finding-id":"b"');
+    expect(readFileSync(csvFile!, 'utf8').split('\n').filter(Boolean)).toHaveLength(2); // header and b
+    // A scan report whose stdout is the summary: the same, from its one read.
+    const scan = { scan_id: 'scn_1', status: 'completed', connection_alias: 'prod', total_findings: 2 };
+    const s = verbWorld([json(scan), json({ total: 2, findings: fs })]);
+    expect(
+      await s.run(wait, { ignoreFile: p, report: [{ format: 'junit', path: junitFile! }, reports[0]!] }, [
+        'scn_1',
+      ]),
+    ).toBe(0);
+    expect(readFileSync(junitFile!, 'utf8')).toContain('<skipped message="ignored until never');
+    expect(readFileSync(sarifFile!, 'utf8')).not.toContain('"finding-id":"a"');
+  });
+
+  it('html keeps them as marked rows with reason and expiry, counted apart: never in the chart or the verdict', async () => {
+    const p = ignoreFileIn(dir());
+    const w = verbWorld([json({ total: 2, findings: fs })], { output: 'html' });
+    expect(await w.run(list, { ignoreFile: p })).toBe(0);
+    const page = w.stdout.text;
+    expect(page).toMatch(/<tr class="s0 ignored"[^>]*data-state="ignored">/);
+    expect(page).toContain('Known and accepted (until never)');
+    expect(page).toContain('>1 finding</p><p class="muted">and 1 ignored (accepted risk)</p>');
+    // The chart counts b (low) only: no critical bar.
+    expect(page).toMatch(/>critical<\/text><rect[^>]*\/><text[^>]*>0<\/text>/);
+    expect(w.stderr.text).not.toContain('--no-ignore to show them');
   });
 
   it('an ignored finding never counts for --fail-on: the scan is read once instead of counted', async () => {

@@ -165,6 +165,8 @@ describe('step summary', () => {
     });
     expect(md).toContain('| Severity | Findings | Ignored |');
     expect(md).toContain('| critical | 2 | 1 |');
+    // The scan's 1,234 findings: 1,233 that count and 1 accepted, each column with its own total.
+    expect(md).toContain('| **total** | **1,233** | **1** |');
     expect(md.trimEnd().split('\n').at(-1)).toBe(
       '- ⚠️ \\.cssctl\\-ignore\\.yaml:12: expired on 2026\\-10\\-01 \\(Static \\| bucket\\); 3 findings count again',
     );

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/api/webhooks.js';
 import { parseEvent, parseEvents, webhookUrl } from '../../src/commands/webhooks/common.js';
-import { parsePath, parsePort } from '../../src/commands/webhooks/listen.js';
+import { forwardsToItself, parsePath, parsePort } from '../../src/commands/webhooks/listen.js';
 import { sampleDelivery } from '../../src/commands/webhooks/samples.js';
 import { deliveryLine, summarize } from '../../src/commands/webhooks/summary.js';
 import { usageError } from '../helpers/assert.js';
@@ -108,5 +108,19 @@ describe('event lines', () => {
     const long = deliveryLine({ event: 'x', timestamp: 't', workspace: 'w', data: { a: 'y'.repeat(500) } });
     expect(long.length).toBeLessThan(200);
     expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+describe('webhooks listen --forward-to: never this receiver itself', () => {
+  it('its port, its path and a host it answers on is itself; anything else is another receiver', () => {
+    expect(forwardsToItself('http://127.0.0.1:8088/', '127.0.0.1', 8088, '/')).toBe(true);
+    expect(forwardsToItself('http://localhost:8088', '127.0.0.1', 8088, '/')).toBe(true);
+    expect(forwardsToItself('http://[::1]:8088/hook/', '::1', 8088, '/hook')).toBe(true);
+    expect(forwardsToItself('http://127.0.0.1:8088/hook', '0.0.0.0', 8088, '/hook')).toBe(true);
+    expect(forwardsToItself('http://127.0.0.1:3000/', '127.0.0.1', 8088, '/')).toBe(false);
+    expect(forwardsToItself('http://127.0.0.1:8088/app', '127.0.0.1', 8088, '/')).toBe(false);
+    expect(forwardsToItself('https://127.0.0.1:8088/', '127.0.0.1', 8088, '/')).toBe(false);
+    expect(forwardsToItself('http://127.0.0.1:8088/', '127.0.0.1', 0, '/')).toBe(false);
+    expect(forwardsToItself('http://127.0.0.1:8088/', '192.168.1.5', 8088, '/')).toBe(false);
   });
 });

@@ -29,6 +29,12 @@ export function registerFindings(program: Command, ctx: MakeContext): void {
     )
     .option('--scan <scan_id>', 'only the findings of this scan')
     .option('--severity <s[,s...]>', 'only these severities (repeatable)', collectSeverities)
+    // The ignore file applies (cli-contract.md §8): accepted risks are counted apart, not in the groups.
+    .option(
+      '--ignore-file <path>',
+      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder)',
+    )
+    .option('--no-ignore', 'read no ignore file: accepted risks count as the others')
     .action(lazy(ctx, async () => (await import('./summary.js')).summary, SUMMARY_OFFER));
   completeWith(summary, { outputs: SUMMARY_OFFER.names });
   const diff = addReportOptions(addIgnoreOptions(findings.command('diff')))

@@ -22,17 +22,23 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
-  // --columns is checked before any request (exit 2 naming the valid ones).
-  selectColumns(findingColumns, opts.columns, format);
   const rules = loadIgnore(ctx, opts);
+  // --columns is checked before any request (exit 2 naming the valid ones): with --show-ignored and an ignore
+  // file, IGNORED and FINGERPRINT are columns too.
+  selectColumns(
+    rules && opts.showIgnored ? findingColumnsShowingIgnored : findingColumns,
+    opts.columns,
+    format,
+  );
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const client = await ctx.api();
   const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId });
-  await exportFindings(ctx, withIgnore(source, rules, format, opts.showIgnored), {
+  await exportFindings(ctx, withIgnore(source, rules, format, opts.showIgnored, opts.report), {
     format,
     outputFile: opts.outputFile,
     reports: opts.report,
     chosenColumns: opts.columns,
+    showIgnored: opts.showIgnored,
     about: {
       workspace: (await ctx.settings()).workspace,
       subject: scanId ? `findings of scan ${scanId}` : 'findings list',

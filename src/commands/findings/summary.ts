@@ -9,10 +9,11 @@ import { SUMMARY_OFFER } from './summary-offer.js';
 import { SummaryCounter, isUtf8Locale, renderSummary, type SummaryBy } from '../../report/summary-view.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
 import { ruleIdOf } from '../../report/fingerprint.js';
+import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 
 export { SUMMARY_OFFER };
 
-export interface SummaryOptions {
+export interface SummaryOptions extends Pick<IgnoreOptions, 'ignoreFile' | 'ignore'> {
   by?: SummaryBy;
   scan?: string;
   severity?: Severity[];
@@ -30,12 +31,18 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<void>
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), SUMMARY_OFFER, 'findings summary');
+  // The ignore file (cli-contract.md §8) is checked before any request (exit 2); accepted risks are left out
+  // of the counts and counted on their own.
+  const rules = loadIgnore(ctx, opts);
   const client = await ctx.api();
   const severities = opts.severity ?? [...SEVERITIES];
   const counter = new SummaryCounter(by, KEY_OF[by]);
 
-  if (by === 'severity') {
-    // One request per severity: its total (limit=1).
+  let ignored = 0;
+  if (by === 'severity' && (rules === undefined || rules.file.entries.length === 0)) {
+    // One request per severity: its total (limit=1). With entries in an ignore file, which findings they accept
+    // (or, expired, count again) can only be known by reading them: every finding is read, as for the other
+    // groupings; an ignore file with no entry changes no count.
     const answers = await Promise.all(
       severities.map(async (severity) => ({
         severity,
@@ -48,6 +55,8 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<void>
       counter.add({ severity }, page.total);
     }
   } else {
+    // Each severity asked for is a row, as its limit=1 total makes one, even when none is left to count.
+    if (by === 'severity') for (const severity of severities) counter.add({ severity }, 0);
     // Every finding, streamed page by page (one severity after the other when --severity names some).
     for (const severity of opts.severity ?? [undefined]) {
       const pager = new Paginator<Finding>(
@@ -64,15 +73,26 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<void>
         },
       );
       for await (const page of pager.pages())
-        for (const f of page) if (f && typeof f === 'object') counter.add(f);
+        for (const f of page) {
+          if (!f || typeof f !== 'object') continue;
+          if (rules?.check(f).info) ignored++;
+          else counter.add(f);
+        }
     }
   }
-  const result = counter.summary();
+  const result = { ...counter.summary(), ...(rules ? { ignored } : {}) };
   // No findings for a scan: that scan must exist (a mistyped id is exit 5, not an empty summary).
-  if (scanId && result.total === 0) await getScan(client, scanId);
+  if (scanId && result.total === 0 && ignored === 0) await getScan(client, scanId);
+  // Every finding was read unless --severity narrowed it; without --scan, those of the whole workspace.
+  const said = () =>
+    reportIgnore(ctx, rules, {
+      format,
+      complete: opts.severity === undefined,
+      workspace: scanId === undefined,
+    });
   if (format === 'json') {
     ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
-    return;
+    return said();
   }
   const io = ctx.io;
   const columns = (io.stdout as { columns?: number }).columns;
@@ -83,4 +103,5 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<void>
       color: io.color,
     }),
   );
+  await said();
 }

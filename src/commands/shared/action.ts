@@ -39,6 +39,13 @@ export function lazy<O>(makeContext: MakeContext, load: () => Promise<Verb<O>>, 
     }
     // --jq: the filter is compiled (exit 2 if it does not) before the verb can send anything.
     const jq = jqOptions(ctx.globals, commandPath(cmd));
+    // The filter runs on what is printed; --output-file writes the report itself, which the filter never saw:
+    // the file would hold the unfiltered document and stdout nothing, with exit 0.
+    if (jq && cmd.opts<{ outputFile?: string }>().outputFile !== undefined)
+      throw new UsageError(
+        '--jq filters what is printed on stdout and cannot be used with --output-file: redirect stdout instead',
+        { hint: `${commandPath(cmd)} … --jq '<filter>' > <file>` },
+      );
     const stage = jq
       ? await import('../../jq/stage.js').then((m) =>
           m.installJq(ctx.io, jq, m.jqMode(ctx.globals.output, ctx.globals.json)),

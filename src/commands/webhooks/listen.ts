@@ -39,6 +39,21 @@ export function parsePath(raw: string): string {
   return raw;
 }
 
+/**
+ * Whether --forward-to names this receiver itself (plain http, its port, its path, a host it answers on): each
+ * relayed delivery would come back to be relayed again, thousands a second with --forward-duplicates.
+ */
+export function forwardsToItself(forwardTo: string, host: string, port: number, path: string): boolean {
+  const u = new URL(forwardTo);
+  if (u.protocol !== 'http:' || port === 0) return false;
+  if ((u.port === '' ? 80 : Number(u.port)) !== port) return false;
+  const trim = (p: string) => p.replace(/\/+$/, '');
+  if (trim(u.pathname) !== trim(path)) return false;
+  const target = u.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const any = host === '0.0.0.0' || host === '::';
+  return target === host.toLowerCase() || (isLoopbackHost(target) && (any || isLoopbackHost(host)));
+}
+
 function listenError(err: unknown, host: string, port: number): CliError {
   const code = (err as NodeJS.ErrnoException).code;
   const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -94,6 +109,11 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
   if (opts.forwardDuplicates && forwardTo === undefined) {
     throw new UsageError('--forward-duplicates needs --forward-to');
   }
+  if (forwardTo !== undefined && forwardsToItself(forwardTo, host, port, path))
+    throw new UsageError(
+      `--forward-to ${clean(redactUrl(forwardTo))} is this receiver itself: every delivery would be relayed back to it`,
+      { hint: 'forward to the app you are developing, on another port' },
+    );
   const { output, timeoutMs } = await ctx.settings();
   if (output !== 'table' && output !== 'json' && output !== 'ndjson') {
     throw new UsageError(`listen prints a line per event, or JSON with -o json or ndjson; not ${output}`);

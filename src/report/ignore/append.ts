@@ -30,12 +30,21 @@ export function parseExpires(raw: string | undefined, now: number): string {
   throw new UsageError(`invalid --expires "${raw}": use YYYY-MM-DD, <n>d (such as 30d) or never`);
 }
 
-/** A plain scalar when YAML reads it back as the same string, else quoted, as the yaml package writes it. */
+/**
+ * A plain scalar when YAML reads it back as the same string, else quoted, as the yaml package writes it. Text
+ * with a line break or another control character is always double-quoted with escapes: the package's block
+ * scalar (`|-` and lines at its own indentation) would not sit inside the entry, and the file would not load.
+ */
 function scalar(s: string): string {
-  return stringify(s, { lineWidth: 0 }).replace(/\n$/, '');
+  // eslint-disable-next-line no-control-regex
+  const oneLine = !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s);
+  return stringify(s, {
+    lineWidth: 0,
+    ...(oneLine ? {} : { defaultStringType: 'QUOTE_DOUBLE' as const }),
+  }).replace(/\n$/, '');
 }
 
-function render(entries: readonly NewEntry[], indent: string): string {
+function render(entries: readonly NewEntry[], indent: string, eol = '\n'): string {
   return entries
     .map((e) =>
       [
@@ -43,10 +52,16 @@ function render(entries: readonly NewEntry[], indent: string): string {
         `${indent}- fingerprint: ${e.fingerprint}`,
         `${indent}  reason: ${scalar(e.reason)}`,
         `${indent}  expires: ${e.expires}`,
-      ].join('\n'),
+      ].join(eol),
     )
-    .join('\n')
-    .concat('\n');
+    .join(eol)
+    .concat(eol);
+}
+
+/** The file's line ending: CRLF when its first line ends so (a Windows checkout), else LF. */
+function eolOf(text: string): string {
+  const nl = text.indexOf('\n');
+  return nl > 0 && text[nl - 1] === '\r' ? '\r\n' : '\n';
 }
 
 /** The indentation of a block sequence's dashes, found from its first item. */
@@ -71,7 +86,9 @@ export function appendEntries(
     out = `${text ?? ''}version: 1\nignore:\n${render(entries, '  ')}`;
   } else {
     const { doc, file } = parseIgnoreText(text, display, display);
-    out = insert(text, doc, entries) ?? viaDocument(doc, entries);
+    // New lines end as the file's do, so a CRLF file does not come back with mixed line endings.
+    const eol = eolOf(text);
+    out = insert(text, doc, entries, eol) ?? viaDocument(doc, entries, eol);
     const after = parseIgnoreText(out, display, display).file;
     if (after.entries.length !== file.entries.length + entries.length)
       throw new Error(`appending to ${display} did not give ${entries.length} more entries`);
@@ -81,18 +98,18 @@ export function appendEntries(
   return out;
 }
 
-function insert(text: string, doc: Document, entries: readonly NewEntry[]): string | undefined {
-  const withNewline = (t: string) => (t.endsWith('\n') ? t : `${t}\n`);
+function insert(text: string, doc: Document, entries: readonly NewEntry[], eol: string): string | undefined {
+  const withNewline = (t: string) => (t.endsWith('\n') ? t : `${t}${eol}`);
   const root = doc.contents as import('yaml').YAMLMap;
   const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'ignore');
-  if (pair === undefined) return `${withNewline(text)}ignore:\n${render(entries, '  ')}`;
+  if (pair === undefined) return `${withNewline(text)}ignore:${eol}${render(entries, '  ', eol)}`;
   const value = pair.value as import('yaml').Node | null;
   if (value === null || (isScalar(value) && value.value === null)) {
     // `ignore:` with nothing after it: the entries go on the lines that follow.
     const keyEnd = (pair.key as import('yaml').Node).range![1];
     const lineEnd = text.indexOf('\n', keyEnd);
-    if (lineEnd < 0) return `${text}\n${render(entries, '  ')}`;
-    return `${text.slice(0, lineEnd + 1)}${render(entries, '  ')}${text.slice(lineEnd + 1)}`;
+    if (lineEnd < 0) return `${text}${eol}${render(entries, '  ', eol)}`;
+    return `${text.slice(0, lineEnd + 1)}${render(entries, '  ', eol)}${text.slice(lineEnd + 1)}`;
   }
   if (!isSeq(value) || value.flow || value.items.length === 0) return undefined;
   const first = value.items[0] as import('yaml').Node;
@@ -105,11 +122,11 @@ function insert(text: string, doc: Document, entries: readonly NewEntry[]): stri
     at = nl < 0 ? text.length : nl + 1;
   }
   const head = text.slice(0, at);
-  return `${withNewline(head)}${render(entries, indent)}${text.slice(at)}`;
+  return `${withNewline(head)}${render(entries, indent, eol)}${text.slice(at)}`;
 }
 
 /** A flow list (`ignore: []`): rewritten by the yaml package's Document API, comments kept. */
-function viaDocument(doc: Document, entries: readonly NewEntry[]): string {
+function viaDocument(doc: Document, entries: readonly NewEntry[], eol: string): string {
   const list = doc.get('ignore', true) as import('yaml').YAMLSeq;
   list.flow = false;
   for (const e of entries) {
@@ -117,5 +134,6 @@ function viaDocument(doc: Document, entries: readonly NewEntry[]): string {
     node.commentBefore = ` ${e.comment.replace(/[\r\n\u2028\u2029]+/g, ' ')}`;
     list.items.push(node);
   }
-  return doc.toString({ lineWidth: 0 });
+  const out = doc.toString({ lineWidth: 0 });
+  return eol === '\n' ? out : out.replace(/\r?\n/g, eol);
 }

@@ -22,9 +22,26 @@ export function loadIgnore(
   return file === undefined ? undefined : new IgnoreRules(file, ctx.clock.now());
 }
 
-/** Whether a format keeps ignored findings: junit always (as skipped), the others with --show-ignored. */
+/**
+ * Whether a format keeps ignored findings: junit always (as skipped), html always (marked rows, counted apart:
+ * §8 "html count[s] them"), the others with --show-ignored.
+ */
 export function keepsIgnored(format: string | undefined, show: boolean | undefined): boolean {
-  return format === 'junit' || show === true;
+  return format === 'junit' || format === 'html' || show === true;
+}
+
+/**
+ * Whether one read must keep ignored findings (marked) for some of its destinations: stdout's format or any
+ * --report. Each destination then leaves out what its own format does not keep (the exporter), so that
+ * `--report junit=…` has its skipped test cases whatever -o is, and `-o junit --report sarif=…` gives code
+ * scanning no alert for an accepted risk.
+ */
+export function anyKeepsIgnored(
+  format: string | undefined,
+  reports: readonly { format: string }[] | undefined,
+  show: boolean | undefined,
+): boolean {
+  return keepsIgnored(format, show) || (reports ?? []).some((r) => keepsIgnored(r.format, show));
 }
 
 export { IgnoreRules, applyIgnore, ignoredOf } from './stage.js';
@@ -35,16 +52,22 @@ export function withIgnore(
   rules: IgnoreRules | undefined,
   format: string,
   show: boolean | undefined,
+  reports?: readonly { format: string }[],
 ): ListSource<Finding> {
   if (rules === undefined) return source;
-  const keep = keepsIgnored(format, show);
-  // What this stream left out, for the table's page hint: the page read `shown + left out` items.
+  const keep = anyKeepsIgnored(format, reports, show);
+  const shownHere = keepsIgnored(format, show);
+  // What stdout's format leaves out, for the table's page hint: the page read `shown + left out` items.
   let left = 0;
   const out: ListSource<Finding> = {
     [Symbol.asyncIterator]: () =>
-      applyIgnore(source, rules, { keep, show: show === true, onLeftOut: () => left++ })[
-        Symbol.asyncIterator
-      ](),
+      applyIgnore(source, rules, {
+        keep,
+        show: show === true,
+        onIgnored: () => {
+          if (!shownHere) left++;
+        },
+      })[Symbol.asyncIterator](),
     leftOut: () => (left > 0 ? { count: left, why: `ignored by ${rules.file.display}` } : undefined),
   };
   if (source.page) out.page = source.page.bind(source);

@@ -98,11 +98,18 @@ export class IgnoreRules {
     let fp: string | undefined;
     const fingerprint = () => (fp ??= fingerprintOf(f));
     this.seen.add(text(f.connection_alias));
+    // The first active entry that matches decides (its reason and expiry are shown); every other active entry
+    // that matches counts the match too, so an entry whose findings an earlier one also covers is never called
+    // stale ("matched no finding") while it still matches.
+    let first: Compiled | undefined;
     for (const c of this.active) {
       if (!IgnoreRules.matches(c, f, fingerprint)) continue;
       c.matched++;
+      first ??= c;
+    }
+    if (first) {
       this.ignoredByRank[rankOf(f)]!++;
-      const e = c.entry;
+      const e = first.entry;
       return {
         info: {
           reason: e.reason,
@@ -206,12 +213,18 @@ export function markIgnored(f: Finding, info: IgnoredInfo, show: boolean): Findi
 /**
  * The stage: each finding checked against the rules; an ignored one is left out, or kept marked (`keep`: junit
  * always, the other formats with --show-ignored). `onExpired` hears of findings an expired entry matched,
- * `onLeftOut` of the ignored ones left out.
+ * `onLeftOut` of the ignored ones left out, `onIgnored` of every ignored one.
  */
 export async function* applyIgnore(
   source: AsyncIterable<Finding>,
   rules: IgnoreRules,
-  opts: { keep: boolean; show: boolean; onExpired?: (f: Finding) => void; onLeftOut?: (f: Finding) => void },
+  opts: {
+    keep: boolean;
+    show: boolean;
+    onExpired?: (f: Finding) => void;
+    onLeftOut?: (f: Finding) => void;
+    onIgnored?: (f: Finding) => void;
+  },
 ): AsyncGenerator<Finding> {
   for await (const f of source) {
     if (f === null || typeof f !== 'object') {
@@ -220,6 +233,7 @@ export async function* applyIgnore(
     }
     const r = rules.check(f);
     if (r.info) {
+      opts.onIgnored?.(f);
       if (opts.keep) yield markIgnored(f, r.info, opts.show);
       else opts.onLeftOut?.(f);
       continue;

@@ -19,6 +19,18 @@ function bad(path: string, line: number | undefined, what: string): UsageError {
   });
 }
 
+/** A UTF-8 byte order mark, which some editors and shells (PowerShell) put at the start of a file they write. */
+const BOM = /^\uFEFF/;
+
+/**
+ * Whether an object can be a finding: it has one of the fields a finding is matched by. Anything else (a list
+ * answer of the service, `{"items": […], "total": n}`, saved on one line) would be compared as one finding with
+ * no fields, and every finding of the other side would be new.
+ */
+function looksLikeFinding(v: object): boolean {
+  return ['id', 'fingerprint', 'title', 'resource', 'rule_id', 'check_id'].some((k) => k in v);
+}
+
 /** The line of a JSON.parse error: V8's message when it gives one, else found by walking the text. */
 function lineOf(text: string, err: unknown): number | undefined {
   const m = /\(line (\d+) column \d+\)/.exec(String((err as Error).message));
@@ -77,8 +89,9 @@ export function readFindingsFile(path: string): AsyncIterable<Finding> {
       let firstDoc: unknown;
       let firstLine = 0;
       let buffered: string[] | undefined;
-      for await (const line of lines) {
+      for await (let line of lines) {
         n++;
+        if (n === 1) line = line.replace(BOM, '');
         if (line.trim() === '') continue;
         if (buffered) {
           buffered.push(line);
@@ -105,12 +118,14 @@ export function readFindingsFile(path: string): AsyncIterable<Finding> {
         }
         if (value === null || typeof value !== 'object' || Array.isArray(value))
           throw bad(path, n, 'not a finding (an object)');
+        if (!looksLikeFinding(value))
+          throw bad(path, n, 'not a finding: an object with no id, title, resource or fingerprint');
         yield value as Finding;
       }
       if (buffered) {
         lines.close();
         const { readFileSync } = await import('node:fs');
-        const textAll = readFileSync(path, 'utf8');
+        const textAll = readFileSync(path, 'utf8').replace(BOM, '');
         let doc: unknown;
         try {
           doc = JSON.parse(textAll);
@@ -126,7 +141,7 @@ export function readFindingsFile(path: string): AsyncIterable<Finding> {
 
 async function* jsonArray(path: string): AsyncGenerator<Finding> {
   const { readFileSync } = await import('node:fs');
-  const textAll = readFileSync(path, 'utf8');
+  const textAll = readFileSync(path, 'utf8').replace(BOM, '');
   let doc: unknown;
   try {
     doc = JSON.parse(textAll);
@@ -138,6 +153,12 @@ async function* jsonArray(path: string): AsyncGenerator<Finding> {
     const f: unknown = doc[i];
     if (f === null || typeof f !== 'object' || Array.isArray(f))
       throw bad(path, undefined, `item ${i + 1} is not a finding (an object)`);
+    if (!looksLikeFinding(f))
+      throw bad(
+        path,
+        undefined,
+        `item ${i + 1} is not a finding: it has no id, title, resource or fingerprint`,
+      );
     yield f as Finding;
   }
 }

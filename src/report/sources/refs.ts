@@ -5,7 +5,7 @@ import { getScan, listScans } from '../../api/findings.js';
 import { Paginator, idOfObject } from '../../api/paginate.js';
 import { isFailed, isFinal } from '../../api/scan-status.js';
 import type { Context } from '../../core/context.js';
-import { UsageError } from '../../core/errors.js';
+import { CliError, UsageError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http/client.js';
 import { BaseIndex } from '../diff.js';
 import { isFileRef, readFindingsFile } from './file.js';
@@ -47,6 +47,9 @@ export function describeRef(ref: Ref): string {
  */
 export async function finalScan(client: ApiClient, id: string, flag: string): Promise<Scan> {
   const scan = await getScan(client, id);
+  // As scans wait does (§2): an answer about another scan is never compared, gated on or read for findings.
+  if (scan.scan_id !== id)
+    throw new CliError(`${flag}: the service answered about scan ${scan.scan_id} when asked for scan ${id}`);
   if (!isFinal(scan.status))
     throw new UsageError(`${flag} scan ${id} is still ${scan.status}: it has no final findings yet`, {
       hint: `wait for it first: cssctl scans wait ${id}`,
