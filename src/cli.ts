@@ -5,7 +5,9 @@ import {
   ApiError,
   CliError,
   ExitCode,
+  ExitError,
   InterruptedError,
+  OutputClosed,
   SilentExit,
   UsageError,
   exitCodeFor,
@@ -221,9 +223,18 @@ async function failed(err: unknown, io: IO, signal: AbortSignal, jsonErrors: boo
     reportError(io, new UsageError(err.message.replace(/^error:\s*/, '').replace(/\n+/g, ' ')), jsonErrors);
     return ExitCode.usage;
   }
+  // Whether the command was stopped before it failed: an interrupt or a reader leaving while the output below is
+  // finished did not cause this error (a gate's exit 10 stays 10).
+  const aborted = signal.aborted;
+  // stdout's reader left (run()): what that stopped is not worth a word; an answer the command had already
+  // reached (ExitError: a failed scan, a gate met) is still given.
+  if (aborted && signal.reason instanceof OutputClosed && !(err instanceof ExitError)) return ExitCode.ok;
   // The data written before Ctrl-C reaches stdout before the resume hint reaches stderr.
   const unwritten = await io.finishOutput();
-  let failure = signal.aborted && !(err instanceof InterruptedError) ? new InterruptedError() : err;
+  let failure =
+    aborted && !(signal.reason instanceof OutputClosed) && !(err instanceof InterruptedError)
+      ? new InterruptedError()
+      : err;
   // A loop stopped by a write error: that error is what the user must hear about.
   if (unwritten && !(failure instanceof InterruptedError) && !isBrokenPipe(io.outputFailure))
     failure = unwritten;
@@ -319,9 +330,11 @@ export async function run(): Promise<void> {
   // that would end the process on the signal leaves that to cssctl, and their clean-up runs on 'exit'.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // `cssctl … | head`: a closed pipe is not an error worth a word.
+  // `cssctl … | head`: a closed pipe is not an error worth a word. The command is stopped through its signal
+  // (a wait or a listener would otherwise go on for a reader that is gone) and ends with the code it has: a
+  // gate decided after its output was written still gives exit 10, where exiting here would race it.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (err.code === 'EPIPE' && !controller.signal.aborted) controller.abort(new OutputClosed());
   });
   const code = await main({
     argv: process.argv.slice(2),

@@ -56,6 +56,16 @@ export class InterruptedError extends CliError {
   }
 }
 
+/**
+ * The reason the command's signal is aborted with when stdout's reader left (EPIPE: `cssctl … | head`): the
+ * command stops waiting, quietly; an exit code it has already decided (a gate) is kept.
+ */
+export class OutputClosed extends Error {
+  constructor() {
+    super('the reader of stdout left');
+  }
+}
+
 /** A network-level failure: reset, refused, DNS, timeout (exit 1 after retries). */
 export class NetworkError extends CliError {
   constructor(

@@ -18,17 +18,18 @@ afterAll(async () => {
 });
 
 /** Runs cssctl with stdout on `fd` (opened by the caller), stderr collected. */
-function runTo(args: string[], fd: number | 'pipe-closed-early'): Promise<CliResult> {
+function runTo(args: string[], fd: number | 'pipe-closed-early' | 'pipe-closed-at-once'): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(...cliSpawn(args), {
       env: w.env as NodeJS.ProcessEnv,
-      stdio: ['ignore', fd === 'pipe-closed-early' ? 'pipe' : fd, 'pipe'],
+      stdio: ['ignore', typeof fd === 'string' ? 'pipe' : fd, 'pipe'],
     });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    // A reader that leaves after the first bytes, as `| head -c 1` does.
-    child.stdout?.once('data', () => child.stdout?.destroy());
+    // A reader that leaves after the first bytes, as `| head -c 1` does, or before any (`| true`).
+    if (fd === 'pipe-closed-at-once') child.stdout?.destroy();
+    else child.stdout?.once('data', () => child.stdout?.destroy());
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`cssctl ${args.join(' ')} did not finish\n${stderr}`));
@@ -85,6 +86,22 @@ describe('stdout that cannot be written is exit 1 with one error line', () => {
     const res = await runTo(['api', '--paginate', '/findings?limit=100'], 'pipe-closed-early');
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
+  });
+
+  it("a reader leaving after a gated command's output keeps the gate's exit code (| head -1)", async () => {
+    // The scan's summary is written before the gate decides exit 10: the reader leaving must not race it.
+    const made = await w.run(['scans', 'create', '--connection', 'prod', '--wait', '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    const scan = JSON.parse(made.stdout) as { scan_id: string; critical_count: number };
+    expect(scan.critical_count).toBeGreaterThan(0);
+    for (let i = 0; i < 8; i++) {
+      const res = await runTo(
+        ['scans', 'wait', scan.scan_id, '--fail-on', 'critical', '--json'],
+        i % 2 ? 'pipe-closed-early' : 'pipe-closed-at-once',
+      );
+      expect(res.code, `run ${i}: ${res.stderr}`).toBe(10);
+      expect(res.stderr).toMatch(/at or above critical/);
+    }
   });
 });
 
