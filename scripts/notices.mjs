@@ -44,8 +44,7 @@ export function packageNotice(dir) {
 
 export function renderNotices(notices, self) {
   const head = `# Third-party notices\n\n${self} bundles the following packages into its files. Their licences follow.\n`;
-  const within = (n) =>
-    (n.builtIn ?? []).map((b) => `\n  - ${b.name} ${b.version} (${b.licence}), ${b.where}`);
+  const within = (n) => (n.builtIn ?? []).map((b) => `\n  - ${named(b)} (${b.licence}), ${b.where}`);
   const list = notices.map((n) => `- ${n.name} ${n.version} (${n.licence})${within(n).join('')}`).join('\n');
   const block = (t) => `\`\`\`\n${t}\n\`\`\``;
   const body = notices
@@ -54,7 +53,7 @@ export function renderNotices(notices, self) {
         `## ${n.name} ${n.version}\n\nLicence: ${n.licence}`,
         ...n.texts.map(block),
         ...(n.builtIn ?? []).map(
-          (b) => `### ${b.name} ${b.version}, ${b.where}\n\nLicence: ${b.licence}\n\n${block(b.text)}`,
+          (b) => `### ${named(b)}, ${b.where}\n\nLicence: ${b.licence}\n\n${block(b.text)}`,
         ),
       ].join('\n\n'),
     )
@@ -82,9 +81,17 @@ const BUILT_IN = {
         licence: 'BSD-2-Clause',
         file: 'licenses/oniguruma-6.9.10-COPYING',
       },
+      // The WebAssembly and its JavaScript loader are Emscripten's output: its runtime, and the musl libc
+      // Emscripten builds in (texts from emscripten-core/emscripten: LICENSE, system/lib/libc/musl/COPYRIGHT).
+      // Its version is not recorded in the build (jq's configure line names only CC=/emsdk/.../emcc).
+      { name: 'Emscripten', licence: 'MIT OR NCSA', file: 'licenses/emscripten-LICENSE' },
+      { name: 'musl libc', licence: 'MIT', file: 'licenses/musl-COPYRIGHT' },
     ],
   },
 };
+
+/** A compiled-in part's name and, when known, its version. */
+const named = (b) => (b.version ? `${b.name} ${b.version}` : b.name);
 
 /** The notices of what is compiled into a package's build (BUILT_IN), or none. */
 export function builtInNotices(notice, root, builtIn = BUILT_IN) {

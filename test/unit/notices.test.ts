@@ -44,12 +44,22 @@ describe('licences of what jq-wasm compiles in', () => {
     expect(wasm).toContain('onig_initialize');
   });
 
-  it('names jq and Oniguruma, with their versions and the upstream licence texts', () => {
+  it("the WebAssembly is Emscripten's output", () => {
+    const wasm = readFileSync(join(jqWasmDir, 'dist/build/jq.wasm')).toString('latin1');
+    expect(wasm).toMatch(/CC=\S*emscripten\/emcc/);
+  });
+
+  it('names jq, Oniguruma, Emscripten and musl, with the versions known and the upstream licence texts', () => {
     const parts = notices.builtInNotices(notice(jqWasm.version), root);
-    expect(parts.map((p) => `${p.name} ${p.version} ${p.licence}`)).toEqual([
+    expect(parts.map((p) => `${p.name} ${p.version ?? '-'} ${p.licence}`)).toEqual([
       'jq 1.8.2 MIT',
       'Oniguruma 6.9.10 BSD-2-Clause',
+      'Emscripten - MIT OR NCSA',
+      'musl libc - MIT',
     ]);
+    expect(parts[2]!.text).toContain('Copyright (c) 2010-2014 Emscripten authors');
+    expect(parts[2]!.text).toContain('University of Illinois/NCSA Open Source License');
+    expect(parts[3]!.text).toMatch(/^musl as a whole is licensed under the following standard MIT license/);
     expect(parts[0]!.text).toContain('jq is copyright (C) 2012 Stephen Dolan');
     expect(parts[1]!.text).toMatch(/^Oniguruma LICENSE\n/);
     expect(parts[1]!.text).toContain('Copyright (c) 2002-2021  K.Kosako');
@@ -63,7 +73,9 @@ describe('licences of what jq-wasm compiles in', () => {
     const text = notices.renderNotices([n], 'cssctl 0.1.0');
     expect(text).toContain(
       "- jq-wasm 3.0.0-jq-1.8.2 (MIT)\n  - jq 1.8.2 (MIT), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n" +
-        "  - Oniguruma 6.9.10 (BSD-2-Clause), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n",
+        "  - Oniguruma 6.9.10 (BSD-2-Clause), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n" +
+        "  - Emscripten (MIT OR NCSA), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n" +
+        "  - musl libc (MIT), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n",
     );
     expect(text).toMatch(
       /^### Oniguruma 6\.9\.10, compiled into jq-wasm's WebAssembly \(dist\/jq\.cjs\)\n\nLicence: BSD-2-Clause\n\n```\nOniguruma LICENSE\n/m,
