@@ -57,8 +57,12 @@ function wantsExportHeap(args) {
     own.some((a) => a === '--baseline' || a.startsWith('--baseline=')) ||
     (own.includes('findings') && own.includes('diff')) ||
     (own.includes('scans') && (own.includes('wait') || own.includes('create')) && scanReport(own));
-  if (!long) return false;
-  return !EXPORT_V8_FLAGS.every((f) => process.execArgv.includes(f));
+  return long && !hasExportFlags();
+}
+
+/** Whether this process was started with EXPORT_V8_FLAGS (it is the export process of a relaunch). */
+function hasExportFlags() {
+  return EXPORT_V8_FLAGS.every((f) => process.execArgv.includes(f));
 }
 
 /** Whether a scans command's argv asks for a report: -o/--output with a report format, or --report. */
@@ -329,6 +333,7 @@ function answerEarly(args, files = distFiles) {
 module.exports = {
   settleColourEnv,
   EXPORT_V8_FLAGS,
+  hasExportFlags,
   wantsExportHeap,
   EXPORT_SEA_FLAGS,
   relaunch,

@@ -88,9 +88,9 @@ export async function buildExe() {
     format: 'cjs',
     target: 'node26',
     minify: true,
-    // bin/cssctl.cjs runs itself only as a script of its own; here sea-main.mjs calls it.
+    // src/core/keychain-worker.ts serves on its own only as a script of its own (import.meta.main); here
+    // sea-main.mjs starts it, with keytar from the assets, so its import.meta.url is never read.
     define: { 'import.meta.main': 'false' },
-    // bin/cssctl.cjs's own paths (dist/ beside it, relaunch) are never taken here: sea-main.mjs gives its assets.
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',
   });

@@ -5,8 +5,8 @@
 // (keytar.node). An export runs in the executable started again with the export flags (bin/cssctl.cjs relaunch),
 // whose code cache, for those flags, is made on its first run in $XDG_CACHE_HOME/cssctl as the package's is.
 import {
-  EXPORT_V8_FLAGS,
   answerEarly,
+  hasExportFlags,
   loadCli,
   relaunch,
   settleColourEnv,
@@ -72,9 +72,8 @@ if (process.env[SEA_KEYCHAIN_HELPER] === '1') {
   if (wantsExportHeap(args)) relaunch(args, { sea: true });
   else {
     // The export process runs under other flags than the built-in cache was taken with: a cache of its own.
-    const exporting = EXPORT_V8_FLAGS.every((f) => process.execArgv.includes(f));
     const { cli, from } = loadCli(
-      exporting
+      hasExportFlags()
         ? { files: assets }
         : { files: assets, cachedData: new Uint8Array(sea.getRawAsset('cli.cache')), cache: false },
     );
