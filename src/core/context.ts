@@ -448,12 +448,7 @@ export class Context {
     });
     let send: Send = createTransport({ timeoutMs, clock: this.clock });
     send = withLogging(send, (line) => io.debug(line), this.clock);
-    send = limiter.layer(send, (req) => {
-      const origin = new URL(req.url).origin;
-      return req.bucket === 'login' || req.bucket === 'refresh'
-        ? origin
-        : `${origin} ${req.headers['x-tenant-slug'] ?? ''}`;
-    });
+    send = limiter.layer(send);
     const retryBase = Number(this.env.CSSCTL_RETRY_BASE_MS);
     send = withRetry(send, {
       clock: this.clock,

@@ -25,9 +25,6 @@ import { withFileLock } from '../../src/core/lock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { req, rl, scripted, type Reply } from '../helpers/fake-send.js';
 
-const scope = (r: { url: string; headers: Record<string, string> }) =>
-  `${new URL(r.url).origin} ${r.headers['x-tenant-slug'] ?? ''}`;
-
 async function failure(p: Promise<unknown>): Promise<unknown> {
   try {
     await p;
@@ -89,7 +86,7 @@ function limiter(maxWaitSec: number) {
     maxWaitMs: maxWaitSec * 1000,
     onWait: ({ waitMs }) => waits.push(waitMs),
   });
-  return { clock, waits, layer: (send: Send) => rateLimiter.layer(send, scope) };
+  return { clock, waits, layer: (send: Send) => rateLimiter.layer(send) };
 }
 
 /** A 429 asking to wait `sec` seconds (Retry-After and Reset agree; the fake clock is on a whole second). */
@@ -151,7 +148,7 @@ describe('rate-limit layer with a deadline', () => {
       shared: { load: () => ({ [key]: clock.now() + 30_000 }), save: () => undefined },
     });
     const t = scripted(clock, []);
-    const err = await failure(rateLimiter.layer(t.send, scope)(req({ deadline: clock.now() + 5_000 })));
+    const err = await failure(rateLimiter.layer(t.send)(req({ deadline: clock.now() + 5_000 })));
     expect(err).toBeInstanceOf(DeadlineError);
     expect((err as Error).message).toBe(
       'a rate-limit window an earlier cssctl process saw exhausted resets in 30s, after the deadline',
