@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Clock } from './core/clock.js';
-import { Context, type GlobalOptions } from './core/context.js';
+import type { Context } from './core/context.js';
+import { ProcessContext } from './core/process-context.js';
+import type { GlobalOptions } from './core/settings.js';
 import {
   ApiError,
   CliError,
@@ -182,7 +184,7 @@ export async function main(opts: MainOptions): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
   let ctx: Context | undefined;
   const makeContext = (cmd: Command) =>
-    (ctx = new Context({
+    (ctx = new ProcessContext({
       io,
       env: opts.env,
       globals: cmd.optsWithGlobals<GlobalOptions>(),

@@ -7,7 +7,7 @@ import type { Context } from '../core/context.js';
 import type { ReportAbout } from '../core/format.js';
 import { writeFileAtomic } from '../core/files.js';
 import { IO } from '../core/io.js';
-import { formatWait } from '../core/context.js';
+import { formatWait } from '../core/durations.js';
 import { ExitCode, ExitError } from '../core/errors.js';
 import type { ApiClient } from '../core/http/client.js';
 import { writeObject } from '../core/output/index.js';

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pollScan, waitAndReport } from '../../src/commands/scans/wait.js';
-import type { Context } from '../../src/core/context.js';
 import { Credentials } from '../../src/core/credentials.js';
 import {
   DeadlineError,
@@ -23,6 +22,7 @@ import { Session, type TokenResponse } from '../../src/core/http/session.js';
 import type { HttpRequest, HttpResponse, Send } from '../../src/core/http/types.js';
 import { withFileLock } from '../../src/core/lock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { FakeContext } from '../helpers/fake-context.js';
 import { req, rl, scripted, type Reply } from '../helpers/fake-send.js';
 
 async function failure(p: Promise<unknown>): Promise<unknown> {
@@ -248,16 +248,10 @@ function waitWorld(
   replies: Reply[] | ((clock: FakeClock) => Reply[]),
   argv = ['scans', 'wait', 'scn_1', '--wait-timeout', '10'],
 ) {
-  const clock = new FakeClock();
+  const ctx = new FakeContext({ argv, env: { CSSCTL_POLL_BASE_MS: '2000' } });
+  const clock = ctx.clock;
   const t = scripted(clock, typeof replies === 'function' ? replies(clock) : replies);
-  const controller = new AbortController();
-  const ctx = {
-    io: { spinnersEnabled: false, spinner: async () => ({ update() {}, stop() {} }) },
-    clock,
-    env: { CSSCTL_POLL_BASE_MS: '2000' },
-    signal: controller.signal,
-    argv,
-  } as unknown as Context;
+  const controller = { abort: () => ctx.abort() };
   const client = new ApiClient({
     baseUrl: 'http://127.0.0.1:8787',
     workspace: 'acme',

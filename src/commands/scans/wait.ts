@@ -2,7 +2,7 @@ import type { Scan, Severity } from '../../api/findings-types.js';
 import { getScan } from '../../api/findings.js';
 import { isFailed, isFinal } from '../../api/scan-status.js';
 import type { Context } from '../../core/context.js';
-import { formatWait } from '../../core/context.js';
+import { formatWait } from '../../core/durations.js';
 import {
   CliError,
   DeadlineError,

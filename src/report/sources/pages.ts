@@ -86,7 +86,11 @@ export function singlePage<T>(
 }
 
 /** `--all` from `offset` as a list source whose resume command carries the offset it stopped at. */
-export function allPages<T>(ctx: Context, spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>, opts: ListOptions) {
+export function allPages<T>(
+  ctx: Pick<Context, 'io' | 'argv'>,
+  spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>,
+  opts: ListOptions,
+) {
   const pager = new Paginator<T>(withPageSizeFallback(spec.fetch, opts.limit), {
     pageSize: opts.limit ?? ALL_PAGE_SIZE,
     startOffset: opts.offset ?? 0,
