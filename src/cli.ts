@@ -22,6 +22,7 @@ import { registerCompletion } from './commands/completion/index.js';
 import { addExamples } from './commands/examples.js';
 import { VERSION } from './version.js';
 import { pairJqArgs } from './jq/flags.js';
+import { wireVerbs, type MakeContext } from './cli/wire.js';
 
 export interface MainOptions {
   argv: string[];
@@ -108,7 +109,7 @@ function helpAsFlag(argv: string[]): string[] {
  */
 export function buildProgram(
   io: IO,
-  makeContext: (cmd: Command) => Context,
+  makeContext: MakeContext,
   env: NodeJS.ProcessEnv = process.env,
   argv?: string[],
 ): Command {
@@ -147,7 +148,7 @@ export function buildProgram(
     outputError: () => undefined, // reported by main() as one line
   });
   program.exitOverride();
-  registerCommands(program, makeContext, argv && commandWord(argv).word);
+  registerCommands(program, wireVerbs(makeContext), argv && commandWord(argv).word);
   registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {

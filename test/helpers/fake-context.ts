@@ -11,6 +11,7 @@ import type { Context } from '../../src/core/context.js';
 import type { ConfigStore, OutputFormat } from '../../src/core/config.js';
 import type { Credentials } from '../../src/core/credentials.js';
 import type { ApiClient } from '../../src/core/http/client.js';
+import type { HttpRequest, Send } from '../../src/core/http/types.js';
 import type { PlainSend } from '../../src/core/http/plain.js';
 import type { Session } from '../../src/core/http/session.js';
 import { IO } from '../../src/core/io.js';
@@ -23,6 +24,8 @@ import { Collect } from './streams.js';
 export interface FakeContextInit {
   /** The service's answers, in order (a test fails on a request too many, and on a reply never used). */
   replies?: Reply[];
+  /** Or the whole transport: answers every request (the service, or a webhook receiver). */
+  service?: Send;
   /** Global options as commander would give them (-o, --profile…). */
   globals?: GlobalOptions;
   /** Added to the defaults: a token (CSSCTL_TOKEN), the base URL, workspace `acme`, a private config folder. */
@@ -77,8 +80,17 @@ export class FakeContext implements Context {
       { stdin: init.stdin ?? new PassThrough(), stdout: this.stdout, stderr: this.stderr },
       { env: {}, quiet: this.globals.quiet, verbose: this.globals.verbose },
     );
-    const service = scripted(this.clock, init.replies ?? []);
-    this.sent = service.sent;
+    const scriptedService = scripted(this.clock, init.replies ?? []);
+    this.sent = scriptedService.sent;
+    const given = init.service;
+    const service = {
+      send: given
+        ? async (req: HttpRequest) => {
+            this.sent.push({ req, at: this.clock.now() });
+            return given(req);
+          }
+        : scriptedService.send,
+    };
     this.inner = new ProcessContext({
       io: this.io,
       env: this.env,

@@ -23,6 +23,7 @@ import type { HttpRequest, HttpResponse, Send } from '../../src/core/http/types.
 import { withFileLock } from '../../src/core/lock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { FakeContext } from '../helpers/fake-context.js';
+import { outcomeError, render } from '../../src/cli/render.js';
 import { req, rl, scripted, type Reply } from '../helpers/fake-send.js';
 
 async function failure(p: Promise<unknown>): Promise<unknown> {
@@ -308,7 +309,8 @@ describe('the poll of scans wait', () => {
 
   it('waitAndReport: exit 9 naming why, with the resume command; no answer at all says so', async () => {
     const w = waitWorld((c) => [hangs(c)]);
-    const err = await failure(waitAndReport(w.ctx, w.client, 'scn_1', { waitTimeout: 10 }, 'table'));
+    const result = await waitAndReport(w.ctx, w.client, 'scn_1', { waitTimeout: 10 }, 'table');
+    const err = outcomeError(await render(w.ctx, result));
     expect(err).toBeInstanceOf(ExitError);
     expect(exitCodeFor(err)).toBe(9);
     expect((err as Error).message).toBe(

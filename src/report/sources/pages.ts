@@ -7,10 +7,7 @@ import {
   WIDE_LIST_OFFER,
   chooseFormat,
   selectColumns,
-  standardFormats,
-  writeList,
   type Column,
-  type ListOutput,
   type ListSource,
   type Offer,
 } from '../../core/output/index.js';
@@ -106,24 +103,24 @@ export function allPages<T>(
 }
 
 /**
- * Every list command: one page (with a hint when there are more), or `--all` streamed page by page.
- * On Ctrl-C during `--all`, prints the command that resumes where output stopped.
+ * Every list command: one page (with a hint when there are more), or `--all` streamed page by page, leaving
+ * out items that are not objects. On Ctrl-C during `--all`, the renderer prints the command that resumes where
+ * output stopped (the source's resume()).
  */
-export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>): Promise<void> {
+export async function pagedList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>) {
   const format = chooseFormat(
     await ctx.settings(),
     spec.offer ?? WIDE_LIST_OFFER,
     spec.command ?? `${spec.noun} list`,
   );
-  const out = {
+  return {
+    source: objectsOnly(ctx.io, pagesSource(ctx, opts, spec, spec.noun)),
     format,
     columns: selectColumns(spec.columns, opts.columns, format),
     chosen: opts.columns !== undefined,
     noun: spec.noun,
-    formats: { ...standardFormats<T>(), ...spec.formats },
-    signal: ctx.signal,
+    formats: spec.formats,
   };
-  await writePages(ctx, opts, spec, out);
 }
 
 /** `--all` streamed page by page, or one page (a spinner while it is fetched; the table gives the hint). */
@@ -143,14 +140,4 @@ export function pagesSource<T>(
       spinner.stop();
     }
   }, offset);
-}
-
-/** Writes `--all` streamed page by page, or one page, leaving out items that are not objects. */
-export async function writePages<T>(
-  ctx: Context,
-  opts: ListOptions,
-  spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>,
-  out: ListOutput<T>,
-): Promise<void> {
-  await writeList(ctx.io, objectsOnly(ctx.io, pagesSource(ctx, opts, spec, out.noun)), out);
 }
