@@ -2,7 +2,7 @@
 // (lists and records through core/output, findings through the one exporter), then the outcome, which
 // outcomeError maps to an exit code — the only place a result becomes one.
 import { PassThrough, Writable } from 'node:stream';
-import type { Outcome, Output, Result } from '../commands/result.js';
+import type { Outcome, Output, Result } from '../report/result.js';
 import type { Context } from '../core/context.js';
 import { ExitCode, ExitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/files.js';

@@ -8,7 +8,7 @@
 // the line, the step summary and the outcome — the front end maps that to exit 9 or 10.
 import type { Finding, Scan, Severity } from '../api/findings-types.js';
 import { SEVERITIES } from '../api/findings-types.js';
-import type { FindingsOutput, Outcome, Output, Result } from '../commands/result.js';
+import type { FindingsOutput, Outcome, Output, Result } from './result.js';
 import type { Context } from '../core/context.js';
 import { formatWait } from '../core/durations.js';
 import type { ApiClient } from '../core/http/client.js';

@@ -2,7 +2,7 @@
 // — IO buffers, a scripted transport under the product's own client, retry and rate-limit layers, a fake clock —
 // and no binary, no socket.
 import { outcomeError, render } from '../../src/cli/render.js';
-import type { Verb } from '../../src/commands/result.js';
+import type { Verb } from '../../src/report/result.js';
 import type { Context } from '../../src/core/context.js';
 import { exitCodeFor } from '../../src/core/errors.js';
 import { FakeContext, type FakeContextInit } from './fake-context.js';

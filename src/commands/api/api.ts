@@ -2,14 +2,14 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { parseJson, type Query } from '../../core/http/client.js';
 import { chooseFormat, type ListSource } from '../../core/output/index.js';
-import { list as listOutput, type Result } from '../result.js';
+import { list as listOutput, type Result } from '../../report/result.js';
 import { readUserFile } from '../../core/read-file.js';
 import { readAll } from '../../core/stdin.js';
 import { API_PREFIX } from '../../core/url.js';
 import { NotAListError, Paginator, idOfObject, readPage, type FetchPage } from '../../api/paginate.js';
 import { parseFields } from '../shared/fields.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
-import { shellQuote } from '../shared/resume.js';
+import { shellQuote } from '../../core/resume.js';
 import { API_OFFER } from './offer.js';
 
 export interface ApiOptions {

@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import { after, sentence, type Result } from '../result.js';
+import { after, sentence, type Result } from '../../report/result.js';
 
 export async function logout(ctx: Context): Promise<Result> {
   const removed = await ctx.credentials().remove(ctx.profileName);

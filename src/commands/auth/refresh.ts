@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import { sentence, type Result } from '../result.js';
+import { sentence, type Result } from '../../report/result.js';
 
 export async function refresh(ctx: Context): Promise<Result> {
   const session = await ctx.session();

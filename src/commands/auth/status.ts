@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import { record, type Result } from '../result.js';
+import { record, type Result } from '../../report/result.js';
 import { AuthError } from '../../core/errors.js';
 
 export function describeExpiry(expiresAt: number, now: number): string {

@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import { after, sentence, type Result } from '../result.js';
+import { after, sentence, type Result } from '../../report/result.js';
 import { validateProfileName } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 

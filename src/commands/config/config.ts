@@ -7,7 +7,7 @@ import {
   type ConfigKey,
 } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
-import { list as listOutput, record, text, type Result } from '../result.js';
+import { list as listOutput, record, text, type Result } from '../../report/result.js';
 import type { StoreKind } from '../../core/credentials.js';
 
 function key(raw: string | undefined): ConfigKey {

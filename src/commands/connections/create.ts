@@ -1,7 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { LIST_OFFER, chooseFormat } from '../../core/output/index.js';
-import { record as recordOf, type Result } from '../result.js';
+import { record as recordOf, type Result } from '../../report/result.js';
 import { createConnection } from '../../api/connections.js';
 import { parseFields } from '../shared/fields.js';
 

@@ -1,7 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { listConnections, type Connection } from '../../api/connections.js';
 import { pagedList, type ListOptions } from '../../report/sources/pages.js';
-import { list as listOutput, type Result } from '../result.js';
+import { list as listOutput, type Result } from '../../report/result.js';
 import type { Column } from '../../core/format.js';
 import { idOfObject } from '../../api/paginate.js';
 

@@ -7,9 +7,9 @@ import type { DiffState } from '../../report/diff.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { scanFindings } from '../../report/sources/findings.js';
 import { describeRef, finalScan, loadBase, openFileRefs, parseRef } from '../../report/sources/refs.js';
-import { resumeCommand } from '../shared/resume.js';
+import { resumeCommand } from '../../core/resume.js';
 import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
-import type { Result } from '../result.js';
+import type { Result } from '../../report/result.js';
 
 export interface DiffOptions extends IgnoreOptions {
   base: string;

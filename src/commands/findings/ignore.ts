@@ -16,7 +16,7 @@ import {
 import { IgnoreRules } from '../../report/ignore/stage.js';
 import { text } from '../../report/text.js';
 import { findingIdArg } from './get.js';
-import type { Result } from '../result.js';
+import type { Result } from '../../report/result.js';
 
 export interface IgnoreCommandOptions {
   reason?: string;

@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat, selectColumns } from '../../core/output/index.js';
 import { checkDestinations, type ReportSpec } from '../../report/exporter.js';
-import type { Result } from '../result.js';
+import type { Result } from '../../report/result.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { findingsSource } from '../../report/sources/findings.js';
 import type { ListOptions } from '../../report/sources/pages.js';

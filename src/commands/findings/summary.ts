@@ -7,7 +7,7 @@ import { CliError, UsageError } from '../../core/errors.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { SUMMARY_OFFER } from './summary-offer.js';
 import { SummaryCounter, type SummaryBy } from '../../report/summary-view.js';
-import type { Result } from '../result.js';
+import type { Result } from '../../report/result.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
 import { ruleIdOf } from '../../report/fingerprint.js';
 import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';

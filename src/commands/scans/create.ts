@@ -2,7 +2,7 @@ import { createScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat } from '../../core/output/index.js';
-import { after, record, type Result } from '../result.js';
+import { after, record, type Result } from '../../report/result.js';
 import { scanFields } from '../../report/scan-fields.js';
 import { SCAN_REPORT_OFFER, isReportFormat } from '../../report/registry.js';
 import { prepareReport, waitAndReport, waitCommand, type WaitOptions } from './wait.js';

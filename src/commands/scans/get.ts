@@ -1,7 +1,7 @@
 import { getScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { LIST_OFFER, chooseFormat } from '../../core/output/index.js';
-import { record, type Result } from '../result.js';
+import { record, type Result } from '../../report/result.js';
 import { scanFields } from '../../report/scan-fields.js';
 import { scanIdArg } from './wait.js';
 

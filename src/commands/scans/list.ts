@@ -4,7 +4,7 @@ import { idOfObject } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { pagedList, type ListOptions } from '../../report/sources/pages.js';
-import { list as listOutput, type Result } from '../result.js';
+import { list as listOutput, type Result } from '../../report/result.js';
 import { scanColumns } from '../../report/scan-fields.js';
 
 export interface ScansListOptions extends ListOptions {

@@ -9,12 +9,12 @@ import type { IO } from '../../core/io.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { SCAN_REPORT_OFFER } from '../../report/registry.js';
 import { scanReport } from '../../report/scan.js';
-import type { Result } from '../result.js';
+import type { Result } from '../../report/result.js';
 import { openFileRefs, parseRef, type Ref } from '../../report/sources/refs.js';
 import { loadIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
 import type { IgnoreRules } from '../../report/ignore/stage.js';
-import { shellQuote } from '../shared/resume.js';
+import { shellQuote } from '../../core/resume.js';
 
 export interface WaitOptions extends IgnoreOptions {
   failOn?: Severity;

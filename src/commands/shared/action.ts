@@ -1,9 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { WIDE_LIST_OFFER, type Offer } from '../../core/output/offer.js';
-import type { Verb } from '../result.js';
+import type { Verb } from '../../report/result.js';
 
-export type { Verb } from '../result.js';
+export type { Verb } from '../../report/result.js';
 
 /**
  * How a command's action reaches its verb: the front end that builds the command tree (src/cli/wire.ts) gives

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../../core/context.js';
-import { after, record, type Result } from '../result.js';
+import { after, record, type Result } from '../../report/result.js';
 import { UsageError } from '../../core/errors.js';
 import { readSecretLine } from '../../core/stdin.js';
 import { createWebhook, withoutSecret, type Webhook } from '../../api/webhooks.js';

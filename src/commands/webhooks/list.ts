@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import { list as listOutput, type Result } from '../result.js';
+import { list as listOutput, type Result } from '../../report/result.js';
 import type { Column } from '../../core/output.js';
 import { listWebhooks, type Webhook } from '../../api/webhooks.js';
 import { pagedList, type ListOptions } from '../../report/sources/pages.js';

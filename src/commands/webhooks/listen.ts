@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
-import { list as listOutput, text, type Result } from '../result.js';
+import { list as listOutput, text, type Result } from '../../report/result.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { ensureDir } from '../../core/files.js';
 import { redactUrl } from '../../core/http/log.js';

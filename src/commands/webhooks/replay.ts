@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { Context } from '../../core/context.js';
-import { list as listOutput, type Result } from '../result.js';
+import { list as listOutput, type Result } from '../../report/result.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import { redactUrl } from '../../core/http/log.js';
 import { SIGNATURE_HEADER, sign } from '../../core/webhook-signature.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import type { Outcome, Result } from '../result.js';
+import type { Outcome, Result } from '../../report/result.js';
 import { redactUrl } from '../../core/http/log.js';
 import { SIGNATURE_HEADER, sign } from '../../core/webhook-signature.js';
 import { clean, parseEvent, signingSecret, webhookUrl } from './common.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import type { Result } from '../result.js';
+import type { Result } from '../../report/result.js';
 import { UsageError } from '../../core/errors.js';
 import { readUserFile } from '../../core/read-file.js';
 import { readAll } from '../../core/stdin.js';

@@ -12,7 +12,7 @@ import {
   type Offer,
 } from '../../core/output/index.js';
 import { Paginator, type FetchPage, type Page } from '../../api/paginate.js';
-import { resumeCommand } from '../../commands/shared/resume.js';
+import { resumeCommand } from '../../core/resume.js';
 import { objectsOnly } from '../stages.js';
 
 export interface ListOptions {

@@ -6,7 +6,7 @@ import { Paginator, idOfObject, type Page } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import type { PageInfo } from '../../core/format.js';
 import type { ListSource } from '../../core/output/index.js';
-import { resumeCommand } from '../../commands/shared/resume.js';
+import { resumeCommand } from '../../core/resume.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from './pages.js';
 
 export type FetchSeverity = (

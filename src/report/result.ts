@@ -8,10 +8,10 @@
 import type { Finding } from '../api/findings-types.js';
 import type { Column, Formats } from '../core/format.js';
 import type { Items, ListSource } from '../core/output/index.js';
-import type { ExportOptions } from '../report/exporter.js';
-import type { Gate } from '../report/gate.js';
-import type { StepSummary } from '../report/step-summary.js';
-import type { Summary } from '../report/summary-view.js';
+import type { ExportOptions } from './exporter.js';
+import type { Gate } from './gate.js';
+import type { StepSummary } from './step-summary.js';
+import type { Summary } from './summary-view.js';
 
 /** One record or document: key/value lines in a table (`fields` names and orders them), the object otherwise. */
 export interface RecordOutput {
