@@ -189,11 +189,16 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<Result>
     `Listening on ${receiver.url}${forwardTo ? `, forwarding to ${redactUrl(forwardTo)}` : ''}${saveDir ? `, saving to ${saveDir}` : ''} (Ctrl-C to stop)`,
   );
   async function* deliveries(): AsyncGenerator<Record<string, unknown>> {
+    let closed = false;
     try {
       yield* arrived.until(ctx.signal);
-    } finally {
-      // A forward in flight may take up to --timeout; a second Ctrl-C ends at once (cli.ts).
+      // Stopped: the delivery in flight finishes (a forward may take up to --timeout; a second Ctrl-C ends at
+      // once, cli.ts), and is printed like the others.
       await receiver.close(timeoutMs + 1000);
+      closed = true;
+      yield* arrived.left();
+    } finally {
+      if (!closed) await receiver.close(timeoutMs + 1000);
       io.notice('Stopped.');
     }
   }
@@ -217,6 +222,11 @@ class Arrivals<T> {
   push(item: T): void {
     this.queue.push(item);
     this.wake?.();
+  }
+
+  /** What arrived and was not read yet. */
+  *left(): Generator<T> {
+    while (this.queue.length > 0) yield this.queue.shift()!;
   }
 
   async *until(signal: AbortSignal): AsyncGenerator<T> {
