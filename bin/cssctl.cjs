@@ -40,21 +40,21 @@ const distFiles = {
 
 /**
  * Whether argv asks for every page or a comparison, and this process does not have the export settings yet.
- * A test of argv's words, not a parse: a flag value spelled like one of them costs a relaunch (~30 ms), never
- * a wrong answer.
+ * Read with the tokenizer the CLI uses (bin/argv.cjs): a subcommand's option is a switch to it, so a value
+ * spelled like a command word costs a relaunch (~30 ms), never a wrong answer.
  */
 function wantsExportHeap(args) {
-  const end = args.indexOf('--');
-  const own = end < 0 ? args : args.slice(0, end);
+  const { flags, words } = require('./argv.cjs').tokenize(args);
+  const [noun, verb] = words.map((w) => w.word);
   // Every page (--all, --paginate), two whole sets compared (findings diff, --baseline), or a wait for a scan,
   // whose report may read every finding (a wait takes seconds: the relaunch's ~30 ms are nothing beside it, and
   // the launcher needs no list of the formats that read them).
   const long =
-    own.includes('--all') ||
-    own.includes('--paginate') ||
-    own.some((a) => a === '--baseline' || a.startsWith('--baseline=')) ||
-    (own.includes('findings') && own.includes('diff')) ||
-    (own.includes('scans') && (own.includes('wait') || (own.includes('create') && own.includes('--wait'))));
+    flags.has('all') ||
+    flags.has('paginate') ||
+    flags.has('baseline') ||
+    (noun === 'findings' && verb === 'diff') ||
+    (noun === 'scans' && (verb === 'wait' || (verb === 'create' && flags.has('wait'))));
   return long && !hasExportFlags();
 }
 
