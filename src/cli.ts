@@ -22,7 +22,8 @@ import { registerCompletion } from './commands/completion/index.js';
 import { addExamples } from './commands/examples.js';
 import { VERSION } from './version.js';
 import { GLOBAL_OPTIONS, joinPairs, tokenize } from '../bin/argv.cjs';
-import { REPORT_FORMATS, STANDARD_FORMATS } from './core/output/formats.js';
+import { REPORT_FORMATS } from './core/output/formats.js';
+import { WIDE_LIST_OFFER } from './core/output/offer.js';
 import { wireVerbs, type MakeContext } from './cli/wire.js';
 
 export interface MainOptions {
@@ -67,7 +68,7 @@ function globalOptions(): Option[] {
     const option = new Option(
       o.flags,
       o.flags.startsWith('-o,')
-        ? `output format: ${[...STANDARD_FORMATS, 'wide'].join(', ')}; findings and scan reports also ${REPORT_FORMATS.join(', ')}`
+        ? `output format: ${WIDE_LIST_OFFER.names.join(', ')}; findings and scan reports also ${REPORT_FORMATS.join(', ')}`
         : o.description,
     );
     // Repeatable, as jq's own: every `--arg name value` is kept (joined by joinPairs).

@@ -6,9 +6,10 @@ import { IO } from '../../src/core/io.js';
 import { writeList } from '../../src/core/output/index.js';
 import type { ReportAbout } from '../../src/core/format.js';
 import { html } from '../../src/report/html.js';
+import type { Finding } from '../../src/api/findings-types.js';
 import { Collect } from '../helpers/streams.js';
 
-const rows = [
+const rows: Finding[] = [
   { id: 'f1', severity: 'critical', title: 'open bucket', resource: 'arn:1' },
   { id: 'f2', severity: 'low', title: 'old tls', resource: 'arn:2' },
 ];
