@@ -20,6 +20,7 @@ import { registerCompletion } from './commands/completion/index.js';
 import { addExamples } from './commands/examples.js';
 import { VERSION } from './version.js';
 import { pairJqArgs } from './jq/flags.js';
+import { topicsHelpText } from './help/topics.js';
 
 export interface MainOptions {
   argv: string[];
@@ -92,10 +93,47 @@ function commandWord(argv: string[]): { word?: string; index: number } {
   return { index: -1 };
 }
 
-/** `cssctl help [command...]` is `cssctl [command...] --help`. */
-function helpAsFlag(argv: string[]): string[] {
+/** The words of argv from `from` on that are not options or option values. */
+function positionals(argv: string[], from: number): string[] {
+  const words: string[] = [];
+  for (let i = from; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      else if (a === '--arg' || a === '--argjson') i += 2;
+      continue;
+    }
+    words.push(a);
+  }
+  return words;
+}
+
+/**
+ * `cssctl help [command...]` is `cssctl [command...] --help`; `cssctl help <topic>` prints a docs/ page
+ * (src/help/). Anything else after `help` is a usage error naming the topics (src/help/command.ts).
+ */
+async function routeHelp(argv: string[], program: Command): Promise<{ argv: string[] } | { topic: string }> {
   const { word, index } = commandWord(argv);
-  return word === 'help' ? [...argv.slice(0, index), ...argv.slice(index + 1), '--help'] : argv;
+  if (word !== 'help') return { argv };
+  const route = (await import('./help/command.js')).routeHelp(program, positionals(argv, index + 1));
+  if ('topic' in route) return route;
+  return { argv: [...argv.slice(0, index), ...argv.slice(index + 1), '--help'] };
+}
+
+/** `cssctl help <topic>`: the page, as wide as the terminal (80 columns when stdout is not one). */
+async function printTopic(io: IO, topic: string): Promise<void> {
+  const { renderTopic } = await import('./help/pages.js');
+  const columns = helpWidth(io.stdout);
+  const c = io.color;
+  io.out(
+    renderTopic(topic, {
+      // A terminal that reports 0 columns (`script`, `docker -t`) says nothing of its width.
+      width: columns > 0 ? columns : 80,
+      style:
+        c.level > 0 ? { bold: (t) => c.bold(t), dim: (t) => c.dim(t), code: (t) => c.cyan(t) } : undefined,
+    }),
+  );
 }
 
 /**
@@ -123,15 +161,18 @@ export function buildProgram(
     .addOption(
       new Option(
         '-o, --output <format>',
-        'output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github, html',
+        "output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github, html (default: table, or the profile's output)",
       ),
     )
     .option('--json', 'same as -o json')
     .option('--no-color', 'no ANSI colour (env: NO_COLOR)')
     .option('-q, --quiet', 'no spinners, notices or hints on stderr')
     .option('--verbose', 'log each HTTP exchange to stderr, secrets redacted (env: CSSCTL_DEBUG=1)')
-    .option('--timeout <seconds>', 'per-request timeout', undefined)
-    .option('--max-wait <seconds>', 'longest total wait on rate limits for one command')
+    .option('--timeout <seconds>', 'per-request timeout (default: 30)', undefined)
+    .option(
+      '--max-wait <seconds>',
+      'longest total wait on rate limits for one command, past it exit 8 (default: 300)',
+    )
     .option('--jq <filter>', 'filter JSON output with a jq program (implies -o json unless -o ndjson)')
     .option('--arg <name> <value>', 'with --jq: bind $name to the string value (repeatable)', collectArg)
     .option('--argjson <name> <json>', 'with --jq: bind $name to the JSON value (repeatable)', collectArg)
@@ -158,6 +199,7 @@ export function buildProgram(
     cmd.commands.forEach(configure);
   };
   program.commands.forEach(configure);
+  program.addHelpText('after', topicsHelpText());
   addExamples(program);
   return program;
 }
@@ -201,7 +243,9 @@ export async function main(opts: MainOptions): Promise<number> {
   const program = buildProgram(io, makeContext, opts.env, argv);
   let code: number = ExitCode.ok;
   try {
-    await program.parseAsync(helpAsFlag(pairJqArgs(argv)), { from: 'user' });
+    const route = await routeHelp(pairJqArgs(argv), program);
+    if ('topic' in route) await printTopic(io, route.topic);
+    else await program.parseAsync(route.argv, { from: 'user' });
   } catch (err) {
     code = await failed(err, io, signal, jsonErrors());
   }
