@@ -74,7 +74,9 @@ export async function writeBuildDocs() {
   if (JSON.stringify(pkg.man) !== JSON.stringify(manList(ref.manFiles(program))))
     stale.push('package.json man');
   if (stale.length)
-    console.warn(`build: the command tree has changed: npm run docs updates ${stale.join(' and ')}`);
+    console.warn(
+      `build: ${stale.join(' and ')} out of date with the command tree (npm run docs regenerates it)`,
+    );
 }
 
 /** `npm run docs`: docs/commands.md and package.json `man` from the built CLI. */

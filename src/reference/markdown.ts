@@ -28,9 +28,9 @@ function optionsTable(options: readonly OptionDoc[]): string[] {
     let description = mdText(o.description);
     if (o.choices) description += ` (one of: ${o.choices.map(mdCode).join(', ')})`;
     const flags = `${mdCode(o.flags)}${o.required ? ' (required)' : ''}`;
-    return `| ${flags} | ${description} | ${o.default !== undefined ? mdCode(o.default) : ''} | ${
-      o.env !== undefined ? mdCode(o.env) : ''
-    } |`;
+    // A value as code; a default told in words (`.cssctl-ignore.yaml here or in a parent folder`) as text.
+    const def = o.default === undefined ? '' : /\s/.test(o.default) ? mdText(o.default) : mdCode(o.default);
+    return `| ${flags} | ${description} | ${def} | ${o.env !== undefined ? mdCode(o.env) : ''} |`;
   });
   return ['| option | description | default | env |', '|---|---|---|---|', ...rows];
 }
