@@ -103,8 +103,8 @@ describe('the README', () => {
     const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Try it from a clone'));
     expect(install).toContain('not on a package registry yet');
     expect(install).not.toMatch(/npm install (-g|--global) cssctl\b|RELEASE_URL|curl /);
-    expect(install).toContain('npm pack');
-    expect(install).toContain(`npm install --global ./${pkg.name}-${pkg.version}.tgz`);
+    expect(install).toMatch(/^npm ci && npm pack\b/m);
+    expect(install).toContain(`npm install -g --allow-scripts=keytar ./${pkg.name}-${pkg.version}.tgz`);
     expect(install).toContain('npm run build:exe');
     // The Node that scripts/try brings, where scripts/lib.sh puts it.
     expect(read('scripts/lib.sh')).toContain('${CSSCTL_NODE_DIR:-$HOME/.cache/cssctl-node}');
