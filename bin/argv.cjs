@@ -25,8 +25,11 @@ const GLOBAL_OPTIONS = [
     flags: '--verbose',
     description: 'log each HTTP exchange to stderr, secrets redacted (env: CSSCTL_DEBUG=1)',
   },
-  { flags: '--timeout <seconds>', description: 'per-request timeout' },
-  { flags: '--max-wait <seconds>', description: 'longest total wait on rate limits for one command' },
+  { flags: '--timeout <seconds>', description: 'per-request timeout (default: 30)' },
+  {
+    flags: '--max-wait <seconds>',
+    description: 'longest total wait on rate limits for one command, past it exit 8 (default: 300)',
+  },
   {
     flags: '--jq <filter>',
     description: 'filter JSON output with a jq program (implies -o json unless -o ndjson)',

@@ -25,6 +25,7 @@ import { GLOBAL_OPTIONS, joinPairs, tokenize } from '../bin/argv.cjs';
 import { REPORT_FORMATS } from './core/output/formats.js';
 import { WIDE_LIST_OFFER } from './core/output/offer.js';
 import { wireVerbs, type MakeContext } from './cli/wire.js';
+import { topicsHelpText } from './help/topics.js';
 
 export interface MainOptions {
   argv: string[];
@@ -56,10 +57,38 @@ function commandWord(argv: readonly string[]): { word?: string; index: number } 
   return tokenize(argv).words[0] ?? { index: -1 };
 }
 
-/** `cssctl help [command...]` is `cssctl [command...] --help`. */
-function helpAsFlag(argv: string[]): string[] {
+/** The words of argv after index `from` that are not options or option values. */
+function positionals(argv: string[], from: number): string[] {
+  return tokenize(argv)
+    .words.filter((w) => w.index >= from)
+    .map((w) => w.word);
+}
+
+/**
+ * `cssctl help [command...]` is `cssctl [command...] --help`; `cssctl help <topic>` prints a docs/ page
+ * (src/help/). Anything else after `help` is a usage error naming the topics (src/help/command.ts).
+ */
+async function routeHelp(argv: string[], program: Command): Promise<{ argv: string[] } | { topic: string }> {
   const { word, index } = commandWord(argv);
-  return word === 'help' ? [...argv.slice(0, index), ...argv.slice(index + 1), '--help'] : argv;
+  if (word !== 'help') return { argv };
+  const route = (await import('./help/command.js')).routeHelp(program, positionals(argv, index + 1));
+  if ('topic' in route) return route;
+  return { argv: [...argv.slice(0, index), ...argv.slice(index + 1), '--help'] };
+}
+
+/** `cssctl help <topic>`: the page, as wide as the terminal (80 columns when stdout is not one). */
+async function printTopic(io: IO, topic: string): Promise<void> {
+  const { renderTopic } = await import('./help/pages.js');
+  const columns = helpWidth(io.stdout);
+  const c = io.color;
+  io.out(
+    renderTopic(topic, {
+      // A terminal that reports 0 columns (`script`, `docker -t`) says nothing of its width.
+      width: columns > 0 ? columns : 80,
+      style:
+        c.level > 0 ? { bold: (t) => c.bold(t), dim: (t) => c.dim(t), code: (t) => c.cyan(t) } : undefined,
+    }),
+  );
 }
 
 /** Commander's options from the one definition of the global options (bin/argv.cjs). */
@@ -68,7 +97,7 @@ function globalOptions(): Option[] {
     const option = new Option(
       o.flags,
       o.flags.startsWith('-o,')
-        ? `output format: ${WIDE_LIST_OFFER.names.join(', ')}; findings and scan reports also ${REPORT_FORMATS.join(', ')}`
+        ? `output format: ${WIDE_LIST_OFFER.names.join(', ')}; findings and scan reports also ${REPORT_FORMATS.join(', ')} (default: table, or the profile's output)`
         : o.description,
     );
     // Repeatable, as jq's own: every `--arg name value` is kept (joined by joinPairs).
@@ -119,6 +148,7 @@ export function buildProgram(
     cmd.commands.forEach(configure);
   };
   program.commands.forEach(configure);
+  program.addHelpText('after', topicsHelpText());
   addExamples(program);
   return program;
 }
@@ -165,7 +195,9 @@ export async function main(opts: MainOptions): Promise<number> {
     const paired = joinPairs(argv);
     if (paired.missing !== undefined)
       throw new UsageError(`${paired.missing} takes a name and a value: ${paired.missing} <name> <value>`);
-    await program.parseAsync(helpAsFlag(paired.argv), { from: 'user' });
+    const route = await routeHelp(paired.argv, program);
+    if ('topic' in route) await printTopic(io, route.topic);
+    else await program.parseAsync(route.argv, { from: 'user' });
   } catch (err) {
     code = await failed(err, io, signal, jsonErrors());
   }

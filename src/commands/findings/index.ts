@@ -32,7 +32,7 @@ export function registerFindings(program: Command, wire: Wire): void {
     // The ignore file applies (cli-contract.md §8): accepted risks are counted apart, not in the groups.
     .option(
       '--ignore-file <path>',
-      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder)',
+      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder) (env: CSSCTL_IGNORE_FILE)',
     )
     .option('--no-ignore', 'read no ignore file: accepted risks count as the others')
     .action(wire(async () => (await import('./summary.js')).summary, SUMMARY_OFFER));
@@ -68,7 +68,7 @@ export function registerFindings(program: Command, wire: Wire): void {
     .option('--expires <date>', 'YYYY-MM-DD, <n>d or never (default: 90d)')
     .option(
       '--ignore-file <path>',
-      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder)',
+      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder) (env: CSSCTL_IGNORE_FILE)',
     )
     .action(wire(async () => (await import('./ignore.js')).ignore));
   findings
