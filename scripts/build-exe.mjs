@@ -78,7 +78,7 @@ function writeLicences(node, file) {
 export async function buildExe() {
   const node = seaNode();
   // The package's build first: dist/cli.cjs, dist/help.json, the sandbox the code cache is trained against.
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-changed'], { stdio: 'inherit' });
   mkdirSync(work, { recursive: true });
   await build({
     entryPoints: [join(root, 'scripts/sea-main.mjs')],

@@ -137,9 +137,10 @@ ensure_keytar() {
 }
 
 _deps() {
-  # npm ci when node_modules does not match package-lock.json (or is missing), then keytar.
+  # npm ci when node_modules does not match package-lock.json (or is missing), then keytar; under the build lock
+  # too (scripts/build.mjs), so node_modules is not replaced under a build.
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm_ci || return 1
+    with_lock .tmp/build.lock npm_ci || return 1
   fi
   ensure_keytar
 }
@@ -152,19 +153,11 @@ ensure_deps() {
   with_lock .tmp/deps.lock _deps
 }
 
-# dist/ built from the sources, under the checkout's lock: two scripts in one checkout never build at once,
-# and a build that is up to date (nothing newer than the last one, the same Node) is skipped, so a second
-# `scripts/try` does not remove the dist/ a first one is running from.
-_build() {
-  local stamp=dist/.built
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(node --version)" ] &&
-    [ -z "$(find src test/sandbox scripts bin package.json package-lock.json tsconfig.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
-    return 0
-  fi
-  node scripts/build.mjs && node --version > "$stamp"
-}
+# dist/ built from the sources when they changed since its last build (scripts/build.mjs --if-changed: under the
+# checkout's build lock, into a folder of its own, moved into dist/ file by file, dist/.built naming the Node and
+# the inputs): scripts/try, scripts/test and vitest share one build, and neither rebuilds under the other.
 ensure_build() {
-  with_lock .tmp/deps.lock _build
+  node scripts/build.mjs --if-changed
 }
 
 # Runs "$@" inside a private D-Bus session with an unlocked gnome-keyring whose files live in a temporary

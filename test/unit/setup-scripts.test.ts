@@ -4,16 +4,20 @@
 import { execFile } from 'node:child_process';
 import {
   chmodSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,4 +164,101 @@ describe('ensure_keytar', () => {
     expect(ci.code).not.toBe(0);
     expect(ci.stderr).toMatch(/CI=true: keytar must load here/);
   });
+});
+
+/**
+ * One build shared by scripts/try, scripts/test and vitest (issue 29): scripts/build.mjs in a copy of the
+ * checkout (its own dist/ and lock; node_modules linked), run as scripts/lib.sh and vitest's global set-up run it.
+ */
+describe('the build that scripts/try, scripts/test and vitest share', () => {
+  const REPO = fileURLToPath(new URL('../..', import.meta.url));
+  let copy: string;
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    promisify(execFile)(args[0]!, args.slice(1), {
+      cwd: copy,
+      env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: dir, ...env },
+    });
+  const ensureBuild = () => run(['/bin/bash', '-c', 'source scripts/lib.sh && ensure_build']);
+  /** What vitest's global set-up runs (test/global-setup.ts), from the copy. */
+  const globalSetup = () =>
+    run([
+      process.execPath,
+      '--input-type=module',
+      '-e',
+      "(await import('./test/global-setup.ts')).default()",
+    ]);
+  const id = (file: string) => {
+    const st = statSync(join(copy, 'dist', file));
+    return `${st.ino}:${st.mtimeMs}`;
+  };
+
+  beforeAll(() => {
+    copy = mkdtempSync(join(tmpdir(), 'cssctl-build-'));
+    for (const p of [
+      'src',
+      'test/sandbox',
+      'test/global-setup.ts',
+      'scripts',
+      'bin',
+      'licenses',
+      'LICENSE',
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+    ])
+      cpSync(join(REPO, p), join(copy, p), { recursive: true });
+    symlinkSync(realpathSync(join(REPO, 'node_modules')), join(copy, 'node_modules'));
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('a build stamps dist/; scripts/lib.sh and vitest then reuse it, until a source changes', async () => {
+    await run([process.execPath, 'scripts/build.mjs']);
+    const stamp = readFileSync(join(copy, 'dist/.built'), 'utf8');
+    expect(stamp).toMatch(new RegExp(`^${process.version.replace(/\./g, '\\.')} [0-9a-f]{64}\\n$`));
+    const before = ['cli.cjs', 'help.json', 'sandbox.js'].map(id);
+    await ensureBuild(); // scripts/try, scripts/test
+    await globalSetup(); // a vitest run
+    expect(['cli.cjs', 'help.json', 'sandbox.js'].map(id)).toEqual(before);
+
+    writeFileSync(
+      join(copy, 'src/cli.ts'),
+      `${readFileSync(join(copy, 'src/cli.ts'), 'utf8')}\n// changed\n`,
+    );
+    await globalSetup();
+    expect(id('cli.cjs')).not.toBe(before[0]);
+    expect(readFileSync(join(copy, 'dist/.built'), 'utf8')).not.toBe(stamp);
+    const again = id('cli.cjs');
+    await ensureBuild();
+    expect(id('cli.cjs')).toBe(again);
+  }, 60_000);
+
+  it('while builds run (two at once), a reader of dist/ never finds a file missing; they leave one whole build', async () => {
+    await run([process.execPath, 'scripts/build.mjs', '--if-changed']);
+    const files = ['cli.cjs', 'help.json', 'sandbox.js', 'config-writer.cjs', 'keychain-worker.js'];
+    let done = 0;
+    const builds = [1, 2].map(() => run([process.execPath, 'scripts/build.mjs']).finally(() => done++));
+    const missing = new Set<string>();
+    let reads = 0;
+    while (done < 2) {
+      for (const f of files) {
+        try {
+          readFileSync(join(copy, 'dist', f));
+          reads++;
+        } catch (err) {
+          missing.add(`${f}: ${(err as NodeJS.ErrnoException).code}`);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await Promise.all(builds);
+    expect([...missing]).toEqual([]);
+    expect(reads).toBeGreaterThan(50);
+    // One whole build: the CLI answers from it, nothing was left in the staging folders, and it is up to date.
+    const v = await run([process.execPath, 'bin/cssctl.cjs', 'version', '--json']);
+    expect(JSON.parse(v.stdout).version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(readdirSync(join(copy, '.tmp')).filter((n) => n.startsWith('build-'))).toEqual([]);
+    const stamp = id('cli.cjs');
+    await ensureBuild();
+    expect(id('cli.cjs')).toBe(stamp);
+  }, 60_000);
 });
