@@ -341,12 +341,27 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
     outdir: dist,
     minify: true,
   });
-  // dist/THIRD-PARTY-NOTICES.md: the licences of what the shipped bundles hold.
-  (await import('./notices.mjs')).writeNotices(
+  // dist/THIRD-PARTY-NOTICES.md: the licences of what the shipped bundles hold; dist/bundled.json, the same
+  // packages for the release's SBOM (scripts/sbom.mjs; not in the npm package).
+  const notices = (await import('./notices.mjs')).writeNotices(
     [cliBuild.metafile, workerBuild.metafile, configWriterBuild.metafile, jqBuild.metafile],
     root,
     join(stage, 'THIRD-PARTY-NOTICES.md'),
     `${pkg.name} ${pkg.version}`,
+  );
+  writeFileSync(
+    join(stage, 'bundled.json'),
+    `${JSON.stringify(
+      notices.map((n) => ({
+        name: n.name,
+        version: n.version,
+        licence: n.licence,
+        dir: relative(root, n.dir),
+        builtIn: (n.builtIn ?? []).map(({ name, version, licence }) => ({ name, version, licence })),
+      })),
+      null,
+      2,
+    )}\n`,
   );
   // dist/help.json: --version and --help answered by bin/cssctl.cjs without loading the CLI.
   await (await import('./gen-help.mjs')).writeHelpFile(stage);
