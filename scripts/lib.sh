@@ -4,6 +4,9 @@
 # (gnome-keyring, dbus, secret-tool); openssl for test certificates; the shells and tmux of the completion and
 # terminal tests; xmllint to validate JUnit reports against junit-10.xsd.
 CSSCTL_TEST_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools openssl zsh fish tmux libxml2-utils chromium)
+# What `npm run release` needs beyond those, to build and run the linux-arm64 executable on an x64 machine:
+# qemu-user (qemu-aarch64) and the arm64 libraries Node's binary is linked against (under /usr/aarch64-linux-gnu).
+CSSCTL_RELEASE_PACKAGES=(qemu-user libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross)
 
 # Installs the Debian packages named ("$@") that are missing, as root or with sudo. Where it cannot (not
 # Debian, no root and no sudo, no network), it says in one line what is missing and what will be skipped, and
