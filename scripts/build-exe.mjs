@@ -81,6 +81,8 @@ export function registryNode(target) {
       )[0];
       execFileSync('tar', ['-xzf', join(tmp, packed.filename), '-C', tmp]);
       rmSync(join(tmp, packed.filename));
+      // Only the binary and its licence are used: Node's headers and docs (~85 MB) are not kept.
+      for (const d of ['include', 'share']) rmSync(join(tmp, 'package', d), { recursive: true, force: true });
       writeFileSync(
         join(tmp, 'registry.json'),
         `${JSON.stringify({ name, version: packed.version, integrity: packed.integrity }, null, 2)}\n`,

@@ -95,6 +95,8 @@ ensure_node() {
     }
   fi
   export PATH="$dir/node_modules/.bin:$PATH"
+  # Where that Node is, for scripts that tell the user how to use it in their own shell (scripts/try).
+  CSSCTL_OWN_NODE_BIN="$dir/node_modules/.bin"
   node -e "$_node_ok" || { echo "cssctl: could not get Node.js >= 22.19" >&2; return 1; }
 }
 
