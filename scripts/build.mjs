@@ -37,7 +37,10 @@ const ifChanged = process.argv.includes('--if-changed');
 const INPUTS = [
   'src',
   'test/sandbox',
-  'scripts',
+  // the scripts that make dist/ (not the benchmark, the single executable's or the release's)
+  'scripts/build.mjs',
+  'scripts/notices.mjs',
+  'scripts/gen-help.mjs',
   'bin',
   'licenses',
   'LICENSE',
