@@ -12,7 +12,7 @@
 import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import * as CDX from '@cyclonedx/cyclonedx-library';
 import { PackageURL } from 'packageurl-js';
 import spdxParse from 'spdx-expression-parse';
@@ -91,7 +91,7 @@ export function makeBom({ root, version, files, keytarPackages, timestamp = new 
     return c;
   });
   const [keytar, ...addonParts] = keytarPackages.map((p) => {
-    const c = npmComponent(root, p.dir.slice(root.length).replace(/^\//, ''), lock);
+    const c = npmComponent(root, relative(root, p.dir), lock);
     bom.components.add(c);
     return c;
   });
