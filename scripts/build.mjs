@@ -435,6 +435,10 @@ if (import.meta.main) {
   const stamp = inputStamp();
   if (!(ifChanged && readStamp() === stamp)) {
     const stage = join(root, '.tmp', `build-${process.pid}`);
+    // Holding the lock, this is the only build: a staging folder left by one that was killed goes.
+    if (process.env.CSSCTL_BUILD_LOCK)
+      for (const name of readdirSync(join(root, '.tmp')))
+        if (/^build-\d+$/.test(name)) rmSync(join(root, '.tmp', name), { recursive: true, force: true });
     rmSync(stage, { recursive: true, force: true });
     try {
       await buildInto(stage);
