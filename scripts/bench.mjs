@@ -8,8 +8,9 @@
 //   4. Report formats (sarif, junit, html) at 20,000 and 200,000 findings beside ndjson: peak RSS.
 //   5. --jq at 20,000 and 200,000 findings: ndjson (streamed, flat) and json (the whole list held).
 //   6. Baselines: findings diff of two large sets against one export; --report of three formats in one read.
-//   1b/1c. Start-up of the installed package on Node 22, 24 and 26 (installed from the registry's `node`
-//      package), and of the single executable (npm run build:exe first).
+//   1b. Start-up of the installed package on Node 22, 24 and 26 (from the registry's node-<os>-<arch>).
+//   1c. What a user runs: the single executable (npm run build:exe first) and the installed package on the
+//      executable's own Node, side by side, a stored login against the sandbox, the bench's launch cost out.
 // Usage: npm run build && npm run bench [-- --runs 15 --findings 20000 --only startup|nodes|exe|exports|ratelimit|reports|jq|html|baselines] (--reports-only = --only reports)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
