@@ -46,6 +46,7 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the package', () => {
       [
         'LICENSE',
         'README.md',
+        'bin/argv.cjs',
         'bin/cssctl.cjs',
         'dist/THIRD-PARTY-NOTICES.md',
         'dist/cli.cjs',
