@@ -164,7 +164,10 @@ describe('findings diff', () => {
   });
 
   it('a head that is not final is exit 2 with a hint; an unknown scan exit 5; a bad file exit 2 naming file:line', async () => {
-    const created = await w.run(['scans', 'create', '--connection', 'drift-api', '--json']);
+    // A "slow" connection's scan stays unfinished for 100 steps (test/sandbox/scans.ts): no race with the diff.
+    const made = await w.run(['connections', 'create', '--alias', 'slow-api', '--provider', 'aws']);
+    expect(made.code, made.stderr).toBe(0);
+    const created = await w.run(['scans', 'create', '--connection', 'slow-api', '--json']);
     const running = (JSON.parse(created.stdout) as { scan_id: string }).scan_id;
     const res = await w.run(['findings', 'diff', '--base', 'latest', '--head', running]);
     expect(res.code).toBe(2);

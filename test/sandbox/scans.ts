@@ -1,5 +1,6 @@
 // Scan lifecycle: queued → running → completed | failed, one scanStepMs per step. A connection whose alias
-// contains "fail" always fails; "clean" finds nothing; "nocrit" finds no critical (but at least one high).
+// contains "fail" always fails; "clean" finds nothing; "nocrit" finds no critical (but at least one high);
+// "slow" takes a hundred steps per step (a scan a test can rely on finding unfinished).
 // The status is derived from the clock when read, so no timer is needed for it; a single unref'd
 // timer per scan only makes sure webhooks go out even when nobody polls.
 import {
@@ -74,13 +75,14 @@ export class ScanEngine {
   }
 
   create(ws: Workspace, connection: Connection, now: number): Scan {
+    const step = connection.alias.toLowerCase().includes('slow') ? 100 * this.stepMs : this.stepMs;
     const scan: Scan = {
       scan_id: ws.nextId('scn'),
       connection_alias: connection.alias,
       provider: connection.provider,
       createdMs: now,
-      startMs: now + this.stepMs,
-      endMs: now + 2 * this.stepMs,
+      startMs: now + step,
+      endMs: now + 2 * step,
       willFail: connection.alias.toLowerCase().includes('fail'),
       settled: false,
       counts: emptyCounts(),
@@ -94,7 +96,7 @@ export class ScanEngine {
         this.timers.delete(timer);
         this.settle(ws, scan);
       },
-      2 * this.stepMs + 5,
+      2 * step + 5,
     );
     timer.unref();
     this.timers.add(timer);
