@@ -89,7 +89,13 @@ function saveFolder(raw: string): string {
     // missing: created below
   }
   if (isDir === false) throw new UsageError(`--save ${clean(raw)} is not a folder`);
-  ensureDir(dir);
+  try {
+    ensureDir(dir);
+  } catch (err) {
+    // Exit 1 (the folder could not be made, as a report's file that cannot be written), naming the flag.
+    if (err instanceof CliError) throw new CliError(`--save: ${err.message}`, { cause: err });
+    throw err;
+  }
   return dir;
 }
 
