@@ -341,6 +341,31 @@ describe('findings ignore: appending', () => {
     expect(appendEntries('version: 1\nignore:\n# end\n', [entry], 'f')).toContain('# end\n');
   });
 
+  it('a null list (~, null, !!null, on its line or the next, with a comment): the entries become the list', () => {
+    for (const text of [
+      'version: 1\nignore: ~\n',
+      'version: 1\nignore: null\n',
+      'version: 1\nignore: Null # none yet\n',
+      'version: 1\nignore: !!null\n',
+      'version: 1\nignore: !!null ""\n',
+      'version: 1\nignore: &none ~\n',
+      'version: 1\nignore:\n  ~\n# end\n',
+      'ignore: ~\nversion: 1\n',
+      'version: 1\nignore: ~',
+      'version: 1\r\nignore: ~ # none\r\n',
+    ]) {
+      const after = appendEntries(text, [entry, { ...entry, fingerprint: 'cd'.repeat(32) }], 'f');
+      expect(
+        parse(after).entries.map((e) => e.fingerprint),
+        JSON.stringify(text),
+      ).toStrictEqual(['ab'.repeat(32), 'cd'.repeat(32)]);
+      // Only the null goes: every other line is kept (a comment after it too).
+      const kept = text.split(/\r?\n/).filter((l) => !/^ignore:|^\s+~$/.test(l));
+      for (const line of kept) expect(after.split(/\r?\n/), JSON.stringify(text)).toContain(line);
+      if (text.includes('# none')) expect(after).toMatch(/^ignore: # none/m);
+    }
+  });
+
   it('a reason over several lines (or with control characters) is written double-quoted and reads back as given', () => {
     for (const reason of ['Two lines:\nsee SEC-9 # not a comment', 'tab\tand\r\nCRLF', 'bell\u0007'])
       for (const text of [undefined, EXAMPLE, 'version: 1\nignore: []\n']) {
@@ -412,6 +437,29 @@ describe('findings ignore (verb)', () => {
     const bad = verbWorld([]);
     expect(await bad.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(2);
     expect(bad.stderr.text).toContain('.cssctl-ignore.yaml:3:5:');
+  });
+
+  it('an ignore file whose list is null (ignore: ~): the entry is appended; a bad file is exit 2 before any request', async () => {
+    for (const list of ['~', 'null', '!!null']) {
+      const d = dir();
+      const path = join(d, '.cssctl-ignore.yaml');
+      writeFileSync(path, `# accepted risks\nversion: 1\nignore: ${list}\n`);
+      const w = verbWorld([json(f1)]);
+      expect(
+        await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'by design' }, ['fnd_1']),
+        w.stderr.text,
+      ).toBe(0);
+      const text = readFileSync(path, 'utf8');
+      expect(text.startsWith('# accepted risks\nversion: 1\nignore:\n  # Public bucket')).toBe(true);
+      expect(parse(text).entries).toMatchObject([{ fingerprint: fingerprintOf(f1 as Finding) }]);
+    }
+    // A list that is not a list: refused with the file's own line, and the service is never asked.
+    const d = dir();
+    writeFileSync(join(d, '.cssctl-ignore.yaml'), 'version: 1\nignore: ~x\n');
+    const bad = verbWorld([]);
+    expect(await bad.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(2);
+    expect(bad.requests()).toStrictEqual([]);
+    expect(bad.stderr.text).toContain('.cssctl-ignore.yaml:2:9: "ignore" must be a list of entries');
   });
 
   it('a file that changed while cssctl worked is left as it is (exit 1)', async () => {

@@ -5,7 +5,7 @@ import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
 import { fingerprintOf } from '../../report/fingerprint.js';
-import { appendEntries, parseExpires, type NewEntry } from '../../report/ignore/append.js';
+import { appendEntries, checkAppendable, parseExpires, type NewEntry } from '../../report/ignore/append.js';
 import {
   IGNORE_FILE_NAME,
   displayPath,
@@ -62,6 +62,8 @@ export async function ignore(
   const file =
     before === undefined ? { path, display, entries: [] } : parseIgnoreText(before, path, display).file;
   const rules = new IgnoreRules(file, ctx.clock.now());
+  // Before any request: the file must be one cssctl can append to.
+  checkAppendable(before, display);
 
   const client = await ctx.api();
   const added: NewEntry[] = [];
