@@ -38,6 +38,29 @@ ignore:
     owner: secops@acme.test
 `;
 
+/** PyYAML, where the machine has it (Debian's python3-yaml): an outside reader of the files cssctl writes. */
+const pyyaml = (() => {
+  try {
+    execFileSync('python3', ['-c', 'import yaml'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!pyyaml)
+  console.log(
+    'PyYAML is not installed (apt-get install python3-yaml): the ignore file is not checked with it',
+  );
+
+function loadWithPyYaml(text: string): unknown {
+  const out = execFileSync(
+    'python3',
+    ['-c', 'import sys, json, yaml; print(json.dumps(yaml.safe_load(sys.stdin.buffer), default=str))'],
+    { input: text },
+  );
+  return JSON.parse(out.toString());
+}
+
 const parse = (text: string) => parseIgnoreText(text, '/x/.cssctl-ignore.yaml', '.cssctl-ignore.yaml').file;
 
 describe('the ignore file: checks', () => {
@@ -363,6 +386,28 @@ describe('findings ignore: appending', () => {
       const kept = text.split(/\r?\n/).filter((l) => !/^ignore:|^\s+~$/.test(l));
       for (const line of kept) expect(after.split(/\r?\n/), JSON.stringify(text)).toContain(line);
       if (text.includes('# none')) expect(after).toMatch(/^ignore: # none/m);
+    }
+  });
+
+  it("the service's control characters never reach the comment line; the file stays YAML that other tools load", () => {
+    const hostile = [
+      'Bucket\u001b]0;pwned\u0007 title\u001b[2J',
+      'C1\u009b31m csi\u0085next\u009dosc\u009c and DEL\u007f',
+      'bidi \u202egnp.exe\u202c \u2066iso\u2069 line\u2028sep\u2029para',
+      'tab\tnul\u0000 bell\u0007 esc\u001bc nonchar\uffff',
+    ].join(' — ');
+    for (const text of [undefined, EXAMPLE, 'version: 1\nignore: []\n', 'version: 1\nignore: ~\n']) {
+      const after = appendEntries(text, [{ ...entry, comment: hostile }], 'f');
+      const comment = after.split('\n').find((l) => l.includes('Bucket'))!;
+      expect(after, JSON.stringify(text)).not.toMatch(
+        // eslint-disable-next-line no-control-regex
+        /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufffe\uffff]/,
+      );
+      expect(comment).toMatch(
+        /^ {2}# Bucket title — C1 csinext and DEL — bidi gnp\.exe iso line sep para — tab nul bell esc nonchar$/,
+      );
+      expect(parse(after).entries.at(-1)?.fingerprint).toBe('ab'.repeat(32));
+      if (pyyaml) expect(loadWithPyYaml(after)).toMatchObject({ version: 1 });
     }
   });
 

@@ -3,6 +3,7 @@
 // text is inserted there, and the result is parsed and checked again before it is written (atomically).
 import { isSeq, isScalar, stringify, type Document } from 'yaml';
 import { UsageError } from '../../core/errors.js';
+import { terminalText } from '../../core/terminal-text.js';
 import { endOfDay, parseIgnoreText } from './file.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -44,11 +45,23 @@ function scalar(s: string): string {
   }).replace(/\n$/, '');
 }
 
+/**
+ * The comment line's text (a finding's title and resource, from the service): one line with no terminal control
+ * (C0, C1, DEL, escape sequences, bidirectional overrides), as tables show text (cli-contract.md §3), so `cat` or
+ * `git diff` of the committed file cannot drive a reviewer's terminal or reorder what they read; and nothing YAML
+ * refuses (other tools, PyYAML among them, reject a file with a control character even in a comment).
+ */
+export function commentText(text: string): string {
+  return terminalText(text)
+    .replace(/[\u2028\u2029]/g, ' ')
+    .replace(/[\ufffe\uffff]/g, '');
+}
+
 function render(entries: readonly NewEntry[], indent: string, eol = '\n'): string {
   return entries
     .map((e) =>
       [
-        `${indent}# ${e.comment.replace(/[\r\n\u2028\u2029]+/g, ' ')}`,
+        `${indent}# ${commentText(e.comment)}`,
         `${indent}- fingerprint: ${e.fingerprint}`,
         `${indent}  reason: ${scalar(e.reason)}`,
         `${indent}  expires: ${e.expires}`,
@@ -166,7 +179,7 @@ function viaDocument(doc: Document, entries: readonly NewEntry[], eol: string): 
   list.flow = false;
   for (const e of entries) {
     const node = doc.createNode({ fingerprint: e.fingerprint, reason: e.reason, expires: e.expires });
-    node.commentBefore = ` ${e.comment.replace(/[\r\n\u2028\u2029]+/g, ' ')}`;
+    node.commentBefore = ` ${commentText(e.comment)}`;
     list.items.push(node);
   }
   const out = doc.toString({ lineWidth: 0 });
