@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -507,7 +515,7 @@ describe('findings ignore (verb)', () => {
     expect(bad.stderr.text).toContain('.cssctl-ignore.yaml:2:9: "ignore" must be a list of entries');
   });
 
-  it('a file that changed while cssctl worked is left as it is (exit 1)', async () => {
+  it('an edit made while the service was asked is kept: the entry is appended to the file as it is then', async () => {
     const d = dir();
     const path = join(d, '.cssctl-ignore.yaml');
     writeFileSync(path, 'version: 1\nignore: []\n');
@@ -520,9 +528,39 @@ describe('findings ignore (verb)', () => {
         };
       },
     ]);
-    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(1);
-    expect(w.stderr.text).toContain('changed while cssctl was adding to it');
-    expect(readFileSync(path, 'utf8')).toBe('version: 1\nignore: []\n# edited meanwhile\n');
+    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(0);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toContain('# edited meanwhile\n');
+    expect(parse(text).entries).toMatchObject([{ fingerprint: fingerprintOf(f1 as Finding) }]);
+  });
+
+  it('two at once on one file: each appends to what the other wrote; a finding the other just added gets no second entry', async () => {
+    const d = dir();
+    const path = join(d, '.cssctl-ignore.yaml');
+    writeFileSync(path, 'version: 1\nignore: []\n');
+    const f2 = { ...f1, id: 'fnd_2', resource: 'arn:aws:s3:::c' };
+    const a = verbWorld([json(f1), json(f2)]);
+    const b = verbWorld([json(f2), json(f1)]);
+    const codes = await Promise.all([
+      a.run((ctx, o, args) => ignore(ctx, o, args, d), { reason: 'a' }, ['fnd_1', 'fnd_2']),
+      b.run((ctx, o, args) => ignore(ctx, o, args, d), { reason: 'b' }, ['fnd_2', 'fnd_1']),
+    ]);
+    expect(codes).toStrictEqual([0, 0]);
+    const entries = parse(readFileSync(path, 'utf8')).entries;
+    expect(entries.map((e) => e.fingerprint).sort()).toStrictEqual(
+      [fingerprintOf(f1 as Finding), fingerprintOf(f2 as Finding)].sort(),
+    );
+    // Whoever wrote second found both covered: it says so, and never "Added".
+    const said = [a.stderr.text, b.stderr.text];
+    expect(said.filter((t) => t.includes('Added 2 entries'))).toHaveLength(1);
+    expect(
+      said.filter((t) =>
+        /fnd_1 is already ignored[\s\S]*fnd_2 is already ignored|fnd_2 is already ignored[\s\S]*fnd_1 is already ignored/.test(
+          t,
+        ),
+      ),
+    ).toHaveLength(1);
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 });
 
