@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, lines, received } from './harness.js';
+import { BIN, World, cliSpawn, lines, received } from './harness.js';
 import { interruptWhen } from './interrupt.js';
 
 let w: World;
@@ -15,6 +17,12 @@ beforeAll(async () => {
   total = lines(all.stdout).length;
 });
 afterAll(() => w.close());
+
+function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
 
 describe('--jq through the binary', () => {
   it('-o json: the filter sees the whole list of --all, not one page at a time', async () => {
@@ -151,6 +159,37 @@ describe('--jq through the binary', () => {
     expect(json.stderr).toMatch(/resume with: cssctl findings list/);
   });
 
+  it('a program that never ends stops at once on Ctrl-C or SIGTERM, exit 130, whatever it does', async () => {
+    for (const [signal, args] of [
+      ['SIGINT', ['findings', 'list', '--limit', '1', '--jq', 'last(range(1e12))']],
+      ['SIGTERM', ['findings', 'list', '--limit', '1', '--jq', 'def f: f; f']],
+      ['SIGTERM', ['findings', 'list', '--limit', '3', '-o', 'ndjson', '--jq', 'repeat(1)']],
+      ['SIGINT', ['api', '/connections', '--jq', '[limit(1e12; repeat(.))] | length']],
+    ] as const) {
+      w.sandbox.clearRequests();
+      const [cmd, argv] = cliSpawn([...args]);
+      const child = spawn(cmd, argv, { env: cleanEnv(w.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+      try {
+        // The answer is in and jq has been running on it for a while.
+        while (w.sandbox.requests.length === 0) await sleep(20);
+        await sleep(700);
+        expect(child.exitCode, stderr).toBeNull();
+        const at = Date.now();
+        child.kill(signal);
+        const code = await Promise.race([exited, sleep(5_000).then(() => 'still running')]);
+        expect(code, `${args.join(' ')} after ${signal}`).toBe(130);
+        // At once: jq's thread is ended (-o ndjson first gives the rows already read 0.3 s to be printed).
+        expect(Date.now() - at, args.join(' ')).toBeLessThan(2_500);
+        expect(stderr).toMatch(/interrupted/);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    }
+  }, 60_000);
+
   it('a command that sets its own exit code after its output (scans wait --fail-on) still prints the results', async () => {
     const scans = JSON.parse((await w.run(['scans', 'list', '--json'])).stdout) as {
       scan_id: string;
@@ -184,14 +223,25 @@ describe('--jq through the binary', () => {
       try {
         const report = join(dir, 'modules.txt');
         const preload = join(dir, 'preload.cjs');
+        // The modules the main thread loaded, and the workers it started with what they were given (jq runs in
+        // a thread of its own, which loads dist/jq.cjs).
         writeFileSync(
           preload,
-          `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)}, Object.keys(require.cache).join('\\n')));`,
+          `const wt = require('worker_threads');
+          if (wt.isMainThread) {
+            const started = [];
+            const Worker = wt.Worker;
+            wt.Worker = class extends Worker {
+              constructor(code, opts) { started.push(JSON.stringify(opts && opts.workerData)); super(code, opts); }
+            };
+            process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)},
+              [...Object.keys(require.cache), ...started].join('\\n')));
+          }`,
         );
         const env = { NODE_OPTIONS: `--require ${preload}` };
         const plain = await w.run(['connections', 'list', '--json'], { env });
         expect(plain.code).toBe(0);
-        expect(readFileSync(report, 'utf8')).not.toMatch(/jq-wasm/);
+        expect(readFileSync(report, 'utf8')).not.toMatch(/jq-wasm|jq\.cjs/);
         const jq = await w.run(['connections', 'list', '--jq', '.'], { env });
         expect(jq.code).toBe(0);
         expect(readFileSync(report, 'utf8')).toMatch(/dist[\\/]jq\.cjs/);

@@ -1,11 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ExitError, UsageError } from '../../src/core/errors.js';
+import { ExitError, InterruptedError, UsageError } from '../../src/core/errors.js';
 import { IO } from '../../src/core/io.js';
 import { JqProgram } from '../../src/jq/engine.js';
 import { jqOptions } from '../../src/jq/flags.js';
 import { joinPairs } from '../../bin/argv.cjs';
-import { JqRunError, installJq, jqMode, type JqMode } from '../../src/jq/stage.js';
+import { INTERRUPT_GRACE_MS, JqRunError, installJq, jqMode, type JqMode } from '../../src/jq/stage.js';
 import { Collect } from '../helpers/streams.js';
 
 function makeIO(tty = false) {
@@ -163,14 +163,13 @@ describe('--jq stage', () => {
     expect('error' in folded && folded.error).toMatch(/^jq stopped/);
     const compiled = await JqProgram.compile('. as $n | "x" * ($n * 1e9) | length', []);
     if (!('program' in compiled)) throw new Error(compiled.error);
-    const r = compiled.program.run('1');
+    const r = await compiled.program.run('1');
     expect(r.error?.message).toMatch(/^jq stopped/);
-    await compiled.program.ready();
     const again = await JqProgram.compile('.a + 1', []);
     if (!('program' in again)) throw new Error(again.error);
-    expect(again.program.run('{"a":41}').results).toEqual(['42']);
+    expect((await again.program.run('{"a":41}')).results).toEqual(['42']);
     // The program that aborted runs again on its new instance.
-    expect(compiled.program.run('0').results).toEqual(['0']);
+    expect((await compiled.program.run('0')).results).toEqual(['0']);
   }, 60_000);
 });
 
@@ -195,5 +194,66 @@ describe('--jq stage: naming the item', () => {
     ]);
     expect(r.out).toBe('1\n');
     expect((r.error as Error).message).toBe('jq: stop');
+  });
+});
+
+describe('--jq: a program that never ends', () => {
+  // jq runs in a thread of its own: the command's signal (Ctrl-C, SIGTERM) ends it whatever the program does.
+  it.each([
+    ['last(range(1e12))', 'json'],
+    ['def f: f; f', 'json'],
+    ['repeat(1)', 'ndjson'],
+    ['.id as $x | last(range(1e12)) | $x', 'ndjson'],
+  ] as const)(
+    '%s (-o %s) is ended by the signal, with an interruption (exit 130)',
+    async (filter, mode) => {
+      const { io, stdout } = makeIO();
+      const controller = new AbortController();
+      const stage = await installJq(io, { filter, varFlags: [], exitStatus: false }, mode, controller.signal);
+      io.outBatched(mode === 'json' ? '[{"id":"a"}]\n' : '{"id":"a"}\n{"id":"b"}\n');
+      io.flushOut();
+      const ended = stage.end();
+      const caught = ended.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const at = performance.now();
+      controller.abort();
+      const err = await caught;
+      expect(err).toBeInstanceOf(InterruptedError);
+      expect(performance.now() - at).toBeLessThan(INTERRUPT_GRACE_MS + 1_000);
+      expect(stdout.text).toBe('');
+      // The next command in this process gets a fresh jq.
+      const next = await run('.[0].id', 'json', ['[{"id":"z"}]\n']);
+      expect(next.out).toBe('z\n');
+    },
+    20_000,
+  );
+
+  it('-o ndjson: after the signal, the rows already handed to jq are still filtered and printed', async () => {
+    const { io, stdout } = makeIO();
+    const controller = new AbortController();
+    const stage = await installJq(
+      io,
+      { filter: '.id', varFlags: [], exitStatus: false },
+      'ndjson',
+      controller.signal,
+    );
+    io.outBatched('{"id":"a"}\n{"id":"b"}\n');
+    io.flushOut();
+    controller.abort();
+    stage.abandon();
+    expect(await io.finishOutput()).toBeUndefined();
+    expect(stdout.text).toBe('a\nb\n');
+  });
+
+  it('the compile check is ended by the signal too', async () => {
+    const { io } = makeIO();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      installJq(io, { filter: '.', varFlags: [], exitStatus: false }, 'json', controller.signal),
+    ).rejects.toBeInstanceOf(InterruptedError);
   });
 });
