@@ -51,8 +51,9 @@ export async function installJq(
   opts: JqOptions,
   mode: JqMode,
   signal?: AbortSignal,
+  env?: NodeJS.ProcessEnv,
 ): Promise<JqStage> {
-  const compiled = await JqProgram.compile(opts.filter, opts.varFlags, { signal });
+  const compiled = await JqProgram.compile(opts.filter, opts.varFlags, { signal, env });
   if ('error' in compiled) throw new UsageError(`--jq: ${compiled.error}`);
   // -o ndjson: the rows read before an interruption are still filtered, for a moment (INTERRUPT_GRACE_MS).
   const program =
@@ -138,6 +139,7 @@ class Stage implements JqStage, OutputFilter {
 
   private async ndjson(chunk: string, send: (out: string) => void): Promise<void> {
     const r = await this.program.run(chunk);
+    if (r.halt) this.halt(r, send);
     if (!r.error) {
       this.emit(r, send);
       this.lines += countLines(chunk);
@@ -182,6 +184,18 @@ class Stage implements JqStage, OutputFilter {
     }
   }
 
+  /**
+   * halt_error, as jq: the results before it are written, its message goes to stderr as it is (a string raw, on a
+   * terminal without controls), and the exit code is the one the program gave (5 unless it said otherwise, 0
+   * too); nothing more is filtered.
+   */
+  private halt(r: JqRun, send: (out: string) => void): never {
+    this.emit(r, send);
+    const message = r.halt!.message;
+    if (message !== '') this.io.writeErr(this.io.stderr.isTTY ? onTerminal(message) : message);
+    throw new SilentExit(`jq: halt_error (exit ${r.halt!.code})`, r.halt!.code);
+  }
+
   private emit(r: JqRun, send: (out: string) => void): void {
     if (r.messages) this.io.stderr.write(`${r.messages}\n`);
     if (r.results.length === 0) return;
@@ -199,6 +213,7 @@ class Stage implements JqStage, OutputFilter {
     this.io.setOutputFilter(undefined);
     if (this.mode === 'json') {
       const r = await this.document.run();
+      if (r.halt) this.halt(r, (out) => this.io.out(out));
       this.emit(r, (out) => this.io.out(out));
       if (r.error)
         throw new JqRunError(
@@ -214,9 +229,9 @@ class Stage implements JqStage, OutputFilter {
       if (this.failure !== undefined) throw this.failure;
     }
     if (this.opts.exitStatus && gate) {
-      // As jq -e: the last result decides, silently; no result at all is a failure too (jq's own code for that, 4, is
-      // cssctl's "forbidden").
-      if (this.results === 0) throw new SilentExit('--jq-exit-status: the filter gave no result', 1);
+      // As jq -e: the last result decides, silently: false or null exit 1, no result at all exit 4 (jq's code;
+      // cssctl's "forbidden" otherwise, but this is jq's answer, as its exit code).
+      if (this.results === 0) throw new SilentExit('--jq-exit-status: the filter gave no result', 4);
       if (this.last === 'false' || this.last === 'null')
         throw new SilentExit(`--jq-exit-status: the last result is ${this.last}`, 1);
     }

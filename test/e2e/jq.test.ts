@@ -159,6 +159,44 @@ describe('--jq through the binary', () => {
     expect(json.stderr).toMatch(/resume with: cssctl findings list/);
   });
 
+  it("as jq: $ENV is the shell's environment, halt_error exits 5 or its code, -e with no result exits 4", async () => {
+    const env = await w.run(
+      ['connections', 'list', '--jq', '[$ENV.CSSCTL_JQ_E2E, env.CSSCTL_JQ_E2E] | join(" ")'],
+      {
+        env: { CSSCTL_JQ_E2E: 'from-the-shell' },
+      },
+    );
+    expect(env.code, env.stderr).toBe(0);
+    expect(env.stdout).toBe('from-the-shell from-the-shell\n');
+    const halted = await w.run([
+      'findings',
+      'list',
+      '--limit',
+      '3',
+      '-o',
+      'ndjson',
+      '--jq',
+      '"stop here\\n" | halt_error',
+    ]);
+    expect([halted.code, halted.stdout, halted.stderr]).toStrictEqual([5, '', 'stop here\n']);
+    const three = await w.run(['connections', 'list', '--jq', '{n: length} | halt_error(3)']);
+    expect(three.code).toBe(3);
+    expect(three.stderr).toMatch(/^\{"n":\d+\}\n$/);
+    const none = await w.run([
+      'connections',
+      'list',
+      '--jq',
+      '.[] | select(.alias == "nope")',
+      '--jq-exit-status',
+    ]);
+    expect([none.code, none.stdout, none.stderr]).toStrictEqual([4, '', '']);
+    const nul = await w.run(['findings', 'list', '--limit', '2', '-o', 'ndjson', '--jq', 'error(null)']);
+    expect(nul.code).toBe(1);
+    // -o ndjson asked for: the error is JSON.
+    const detail = (JSON.parse(nul.stderr) as { error: { detail: string } }).error.detail;
+    expect(detail).toMatch(/^jq: null \(not a string\) \(at item 1, id "fnd_\w+"\)$/);
+  });
+
   it('a program that never ends stops at once on Ctrl-C or SIGTERM, exit 130, whatever it does', async () => {
     for (const [signal, args] of [
       ['SIGINT', ['findings', 'list', '--limit', '1', '--jq', 'last(range(1e12))']],
