@@ -76,9 +76,18 @@ describe('--jq through the binary', () => {
     const res = await w.run(['findings', 'list', '--jq', '.[] | ascii(']);
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
-    const err = JSON.parse(res.stderr) as { error: { detail: string; exit_code: number } };
+    // --jq implies -o json for what the filter reads, not for errors: the error line every error gets.
+    expect(res.stderr).toMatch(/^error: --jq: syntax error, .*\n$/);
+    // Asked for with -o json: the error as JSON.
+    const json = await w.run(['findings', 'list', '-o', 'json', '--jq', '.[] | ascii(']);
+    expect(json.code).toBe(2);
+    const err = JSON.parse(json.stderr) as { error: { detail: string; exit_code: number } };
     expect(err.error.detail).toMatch(/^--jq: syntax error/);
     expect(received(w.sandbox, '/findings').length).toBe(before);
+    // A run-time error without -o: a line too.
+    const run = await w.run(['findings', 'list', '--limit', '2', '--jq', '.[] | .severity | keys']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: jq: string \("\w+"\) has no keys \(in the JSON document\)\n$/);
   });
 
   it('a run-time error is exit 1 naming the item; -o csv with --jq is exit 2', async () => {

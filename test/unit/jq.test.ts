@@ -1,6 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
 import { ExitError, InterruptedError, UsageError } from '../../src/core/errors.js';
 import { IO } from '../../src/core/io.js';
 import { JqProgram } from '../../src/jq/engine.js';
@@ -344,5 +348,53 @@ describe('--jq: a program that never ends', () => {
     await expect(
       installJq(io, { filter: '.', varFlags: [], exitStatus: false }, 'json', controller.signal),
     ).rejects.toBeInstanceOf(InterruptedError);
+  });
+});
+
+describe('--jq: how errors are printed', () => {
+  // --jq implies -o json for what the filter reads; errors follow what the user asked for.
+  async function cli(argv: string[], saved?: object) {
+    const dir = mkdtempSync(join(tmpdir(), 'cssctl-jq-errors-'));
+    try {
+      if (saved) writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: saved } }));
+      const stdout = new Collect();
+      const stderr = new Collect();
+      const code = await main({
+        argv,
+        env: { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' },
+        streams: { stdin: new PassThrough(), stdout, stderr },
+      });
+      return { code, out: stdout.text, err: stderr.text };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('a filter that does not compile: an error line without -o json; JSON with -o json, --json or a saved json output', async () => {
+    for (const argv of [
+      ['connections', 'list', '--jq', '.a |'],
+      ['--jq', '.[] | ascii(', 'findings', 'list'],
+      ['api', '/connections', '--jq', '$nope'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err, argv.join(' ')).toMatch(/^error: --jq: .+\n$/);
+      expect(r.out).toBe('');
+    }
+    for (const [argv, saved] of [
+      [['connections', 'list', '--jq', '.a |', '-o', 'json'], undefined],
+      [['connections', 'list', '--jq', '.a |', '--json'], undefined],
+      [['connections', 'list', '--jq', '.a |', '-o', 'ndjson'], undefined],
+      [['connections', 'list', '--jq', '.a |'], { output: 'json' }],
+    ] as const) {
+      const r = await cli([...argv], saved);
+      expect(r.code, argv.join(' ')).toBe(2);
+      const e = JSON.parse(r.err) as { error: { detail: string; exit_code: number } };
+      expect(e.error.detail).toMatch(/^--jq: syntax error/);
+      expect(e.error.exit_code).toBe(2);
+    }
+    // A usage error of the companions too.
+    const stray = await cli(['connections', 'list', '--jq-exit-status']);
+    expect(stray.err).toBe('error: --jq-exit-status needs --jq <filter>\n');
   });
 });
