@@ -223,8 +223,9 @@ const configWriterApart = {
 
 /**
  * jq (--jq only): jq-wasm's build with its WebAssembly inlined, bundled into a file of its own, dist/jq.cjs
- * (1.4 MB), required only when --jq is given. Nothing is loaded from node_modules at run time, and the single
- * executable carries it as an asset.
+ * (1.4 MB), loaded only when --jq is given, by jq's own thread (src/jq/engine.ts), never by the bundle. Nothing is
+ * loaded from node_modules at run time, and the single executable carries it as an asset. The plugin keeps an
+ * import of jq-wasm in src/ (a type aside) from putting those 1.4 MB into the bundle every command loads.
  */
 const jqApart = {
   name: 'jq-apart',
@@ -291,8 +292,8 @@ async function buildInto(stage) {
     // undiciParts first: its node:http2 stand-in wins over the lazy built-in.
     plugins: [configWriterApart, jqApart, helpTopicsApart, undiciParts, lazyBuiltins],
     // An import() of a bundled module is a lazy initialiser (a script compiled by node:vm has no loader for
-    // import()); the files kept apart (config-writer.cjs, jq.cjs, help-topics.cjs) and keytar, in the keychain
-    // helper, are required.
+    // import()); the files kept apart (config-writer.cjs, help-topics.cjs) and keytar, in the keychain helper,
+    // are required.
     supported: { 'dynamic-import': false },
     // The bundle is one function expression, called at once when Node's CommonJS loader runs the file (and
     // --verbose does, for source maps); run as a script by node:vm it evaluates to the function, which

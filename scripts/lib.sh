@@ -2,8 +2,9 @@
 
 # The Debian packages the tests need: keytar's build dependency (libsecret-1-dev); a real Secret Service
 # (gnome-keyring, dbus, secret-tool); openssl for test certificates; the shells and tmux of the completion and
-# terminal tests; xmllint to validate JUnit reports against junit-10.xsd; groff and man to check the man pages.
-CSSCTL_TEST_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools openssl zsh fish tmux libxml2-utils chromium groff-base man-db)
+# terminal tests; xmllint to validate JUnit reports against junit-10.xsd; groff and man to check the man pages;
+# PyYAML to read the ignore file cssctl writes as another tool would.
+CSSCTL_TEST_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools openssl zsh fish tmux libxml2-utils chromium groff-base man-db python3-yaml)
 # What `npm run release` needs beyond those, to build and run the linux-arm64 executable on an x64 machine:
 # qemu-user (qemu-aarch64) and the arm64 libraries Node's binary is linked against (under /usr/aarch64-linux-gnu).
 CSSCTL_RELEASE_PACKAGES=(qemu-user libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross)

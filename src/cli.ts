@@ -47,8 +47,9 @@ function earlyFlags(argv: readonly string[], env: NodeJS.ProcessEnv) {
     quiet: flags.has('quiet'),
     verbose: flags.has('verbose') || env.CSSCTL_DEBUG === '1',
     noColor: flags.has('no-color'),
-    // --jq implies -o json (src/jq/flags.ts).
-    jsonErrors: flags.has('json') || flags.has('jq') || output === 'json' || output === 'ndjson',
+    // --jq implies -o json for what its filter reads, not for errors: they follow what the user asked for
+    // (-o json|ndjson, --json, or the profile's saved output), as they would without --jq (process-context.ts).
+    jsonErrors: flags.has('json') || output === 'json' || output === 'ndjson',
   };
 }
 

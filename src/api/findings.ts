@@ -1,4 +1,4 @@
-import { CliError } from '../core/errors.js';
+import { ApiError, CliError } from '../core/errors.js';
 import type { ApiClient } from '../core/http/client.js';
 import type { Finding, Scan } from './findings-types.js';
 import { readPage, type Page } from './paginate.js';
@@ -17,7 +17,9 @@ export async function listFindings(
 
 /** GET /findings/{id} **(assumed)** (cli-contract.md §8): one finding, or a clear error when the answer is not one. */
 export async function getFinding(client: ApiClient, id: string): Promise<Finding> {
-  const body = await client.request<unknown>({ path: `/findings/${encodeURIComponent(id)}` });
+  const body = await naming('finding', id, () =>
+    client.request<unknown>({ path: `/findings/${encodeURIComponent(id)}` }),
+  );
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new CliError(
       `the service's answer is not a finding (${body === undefined ? 'an empty body' : JSON.stringify(body).slice(0, 40)})`,
@@ -69,5 +71,37 @@ export async function listScans(
 
 /** GET /scans/{scan_id} **(assumed)**; `deadline` (epoch ms) bounds it, retries and waits included. */
 export async function getScan(client: ApiClient, scanId: string, deadline?: number): Promise<Scan> {
-  return readScan(await client.request<unknown>({ path: `/scans/${encodeURIComponent(scanId)}`, deadline }));
+  return readScan(
+    await naming('scan', scanId, () =>
+      client.request<unknown>({ path: `/scans/${encodeURIComponent(scanId)}`, deadline }),
+    ),
+  );
+}
+
+/**
+ * A 404 names what the user asked for (`scan "scn_nope" not found`), whatever the service's detail says: a
+ * detail such as "scan not found" leaves a user who passed several ids (a diff's base and head, a list of
+ * findings to ignore) guessing which one. The service's code, request id and status are kept.
+ */
+async function naming<T>(kind: string, id: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404 || err.detail.includes(id)) throw err;
+    const named = /\bnot found\b/i.test(err.detail)
+      ? `${kind} ${JSON.stringify(id)} not found`
+      : `${kind} ${JSON.stringify(id)}: ${err.detail}`;
+    const again = new ApiError({
+      status: err.status,
+      method: err.method,
+      url: err.url,
+      detail: named,
+      code: err.code,
+      field: err.field,
+      requestId: err.requestId,
+      fieldErrors: err.fieldErrors,
+    });
+    again.hint = err.hint;
+    throw again;
+  }
 }

@@ -45,7 +45,7 @@ export function wireVerbs(makeContext: MakeContext): Wire {
         );
       const stage = jq
         ? await import('../jq/stage.js').then((m) =>
-            m.installJq(ctx.io, jq, m.jqMode(ctx.globals.output, ctx.globals.json)),
+            m.installJq(ctx.io, jq, m.jqMode(ctx.globals.output, ctx.globals.json), ctx.signal, ctx.env),
           )
         : undefined;
       const verb = await load();

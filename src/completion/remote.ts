@@ -4,12 +4,13 @@
 // prompted for, and any failure is simply no values. What the service answered is kept a minute in the
 // user's cache folder ($XDG_CACHE_HOME/cssctl), without any token, so repeated TABs do not ask again.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Scan } from '../api/findings-types.js';
 import { normalizeBaseUrl } from '../core/url.js';
+import { ensureDir } from '../core/files.js';
 import type { Context } from '../core/context.js';
 import type { GlobalOptions } from '../core/settings.js';
 import { ProcessContext } from '../core/process-context.js';
@@ -55,7 +56,7 @@ function readCache(file: string, now: number): string[] | undefined {
 
 function writeCache(file: string, dir: string, entry: CacheEntry): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensureDir(dir); // not a recursive mkdir, which spins for ever under /proc
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
     renameSync(tmp, file);

@@ -42,7 +42,12 @@ export function fsErrorText(err: unknown): string {
   return (e?.message ?? String(err)).split('\n')[0]!;
 }
 
-/** Creates `dir` (and missing parents) with mode 0700; returns whether it had to create it. Never chmods. */
+/**
+ * Creates `dir` (and missing parents) with mode 0700; returns whether it had to create it. Never chmods.
+ * Not Node's recursive mkdir: where a folder exists but cannot hold another (`/proc/nope/x`: ENOENT for a
+ * parent that stat calls missing), it retries for ever, at 100% CPU and deaf to signals (bin/cssctl.cjs
+ * makeFolder does the same for the code cache).
+ */
 export function ensureDir(dir: string): boolean {
   try {
     if (statSync(dir).isDirectory()) return false;
@@ -50,11 +55,39 @@ export function ensureDir(dir: string): boolean {
     // missing: created below
   }
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFolder(dir);
   } catch (err) {
-    throw new CliError(`cannot create the folder ${dir}: ${fsErrorText(err)}`, { cause: err });
+    throw new CliError(`cannot create the folder ${dir}: ${folderErrorText(err)}`, { cause: err });
   }
   return true;
+}
+
+/** mkdir -p, one level at a time: each missing parent is made once, and a refusal is final. */
+function makeFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw err;
+    makeFolder(parent);
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (again) {
+      // The parent is there and still refuses (under /proc, /sys): no retry.
+      if ((again as NodeJS.ErrnoException).code === 'ENOENT')
+        throw Object.assign(new Error(`${parent} cannot hold new folders`), { code: 'ENOENT_PARENT' });
+      throw again;
+    }
+  }
+}
+
+function folderErrorText(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT_PARENT') return e.message;
+  if (e?.code === 'EEXIST') return 'a file of that name is in the way';
+  return fsErrorText(err);
 }
 
 /** Whether an existing folder can be read by other users (the contract warns instead of tightening). */

@@ -33,6 +33,20 @@ export async function withFileLock<T>(
       cause: err,
     });
   }
+  return withPathLock(target, fn, onWait);
+}
+
+/**
+ * Runs `fn` holding an exclusive lock on `target` (a file that need not exist: the lock is the folder
+ * `<target>.lock` beside it), the same lock as withFileLock's, for a file every cssctl process that writes it
+ * must take turns on whatever its config folder (the ignore file, which `findings ignore` reads, checks and
+ * rewrites).
+ */
+export async function withPathLock<T>(
+  target: string,
+  fn: () => Promise<T>,
+  onWait?: (lockPath: string) => void,
+): Promise<T> {
   const { default: lockfile } = await import('proper-lockfile');
   const options = { stale: 15_000, update: 5_000, realpath: false };
   let release: () => Promise<void>;

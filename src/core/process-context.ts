@@ -209,6 +209,14 @@ export class ProcessContext implements Context {
   /** Whether errors should be printed as JSON: the resolved output, never throwing. */
   jsonErrors(): boolean {
     try {
+      const g = this.globals;
+      // --jq's implied -o json is what its filter reads; the user did not ask for JSON errors with it (what the
+      // filter prints is theirs to choose, often plain text), so the profile's saved output decides, as it
+      // would without --jq. -o json|ndjson or --json next to --jq still means JSON errors.
+      if (g.jq !== undefined && g.output === undefined && !g.json) {
+        const saved = this.configSync().profile(this.profileName).output;
+        return typeof saved === 'string' && ['json', 'ndjson'].includes(saved.trim().toLowerCase());
+      }
       const out = this.settingsSync().outputOr('table');
       return out === 'json' || out === 'ndjson';
     } catch {

@@ -1,8 +1,18 @@
 import type { Writable } from 'node:stream';
 import { CliError } from './errors.js';
 
-/** Takes text meant for stdout and sends on what should be written instead (--jq). */
-export type OutputFilter = (text: string, send: (out: string) => void) => void;
+/** A stage text meant for stdout passes through (--jq, src/jq/stage.ts). */
+export interface OutputFilter {
+  /**
+   * Takes text meant for stdout; `send` writes what should go out instead, at once or later (in order: jq runs in
+   * a thread of its own). What it throws stops output.
+   */
+  write(text: string, send: (out: string) => void): void;
+  /** Undefined while the filter keeps up; else a promise for when it has room again, rejected with its error. */
+  ready?(): Promise<void> | undefined;
+  /** Resolves when what was handed to the filter has been sent on (or dropped). */
+  settled?(): Promise<void>;
+}
 
 /** Large writes: one system call per 64 KiB instead of one per item (the cost of a 100,000-item export). */
 export const CHUNK_CHARS = 64 * 1024;
@@ -69,6 +79,10 @@ export class OutputSink {
    */
   ready(): Promise<void> | undefined {
     if (this.failure) return Promise.reject(writeError(this.failure));
+    // A filter that has fallen behind (jq working through earlier chunks) holds the producer back too, so
+    // memory stays flat however fast pages arrive.
+    const filtering = this.filter?.ready?.();
+    if (filtering) return filtering.then(() => this.ready());
     if (!this.stream.writableNeedDrain) return undefined;
     return new Promise<void>((resolve, reject) => {
       const done = () => {
@@ -90,6 +104,8 @@ export class OutputSink {
    */
   async finish(): Promise<CliError | undefined> {
     this.flush();
+    // What a filter still works on reaches the stream first (a command stopped by Ctrl-C: the rows it had read).
+    await this.filter?.settled?.();
     // A write's error arrives on a later tick (after a synchronous write to a file too): let it come.
     await new Promise<void>((resolve) => setImmediate(resolve));
     // Only output still on its way is waited for (an empty write is not answered on every stream).
@@ -119,7 +135,7 @@ export class OutputSink {
     if (this.failure) return;
     if (this.filter) {
       try {
-        this.filter(text, (out) => this.sendOut(out));
+        this.filter.write(text, (out) => this.sendOut(out));
       } catch (err) {
         this.fail(err);
       }

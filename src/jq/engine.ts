@@ -1,19 +1,131 @@
-// The jq engine: jq 1.8 compiled to WebAssembly (npm `jq-wasm`, pinned exactly in package.json). This module
-// is loaded only when --jq is given (src/jq/stage.ts), and loads jq-wasm with it: no other command pays for
-// it. jq-wasm is bundled apart, with its WebAssembly inlined (dist/jq.cjs, scripts/build.mjs).
-import type { Jq, JqResult } from 'jq-wasm';
+// The jq engine: jq 1.8 compiled to WebAssembly (npm `jq-wasm`, pinned exactly in package.json), run in a worker
+// thread. This module is loaded only when --jq is given (src/jq/stage.ts), and starts the worker only then: no
+// other command pays for it. jq-wasm is bundled apart, with its WebAssembly inlined (dist/jq.cjs,
+// scripts/build.mjs); the single executable carries that file as an asset.
+//
+// Why a thread: a jq program can run for ever (`last(range(1e12))`, `repeat(1)`, `def f: f; f`), and WebAssembly
+// running on the main thread keeps every signal handler from running — Ctrl-C, SIGTERM, a CI runner's time-out.
+// Here the main thread only waits for an answer, so the command's signal (aborted on Ctrl-C or SIGTERM,
+// src/cli.ts) terminates the thread at once and the command ends with exit 130.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import type { JqResult } from 'jq-wasm';
+import { CliError, InterruptedError } from '../core/errors.js';
+import { JQ_WORKER_CODE } from './worker-code.js';
 
-/** A new jq instance (jq-wasm compiles its inlined WebAssembly). */
-async function newInstance(): Promise<Jq> {
-  const { loadJq } = await import('jq-wasm');
-  return loadJq();
+/** Where the worker loads jq from: a file it can require, or the text of one (the single executable's asset). */
+type JqFrom = { path: string } | { code: string; filename: string };
+
+function jqFrom(): JqFrom {
+  const sea = process.getBuiltinModule('node:sea') as typeof import('node:sea') | undefined;
+  if (sea?.isSea())
+    return { code: sea.getAsset('jq.cjs', 'utf8'), filename: join(dirname(process.execPath), 'jq.cjs') };
+  // The package: dist/jq.cjs beside the bundle (import.meta.url is dist/cli.cjs there).
+  const built = fileURLToPath(new URL('./jq.cjs', import.meta.url));
+  if (existsSync(built)) return { path: built };
+  // src/ as it is (the unit tests): jq-wasm from node_modules.
+  return { path: createRequire(import.meta.url).resolve('jq-wasm') };
 }
 
-/** The process's jq instance: one serves every program; an instance that aborted is replaced. */
-let shared: Promise<Jq> | undefined;
-function sharedInstance(): Promise<Jq> {
-  shared ??= newInstance();
-  return shared;
+type Reply =
+  { id: number; result: JqResult } | { id: number; aborted: string } | { id: number; failed: string };
+
+/** jq's thread: one at a time per process, made again after it was terminated or died. */
+class JqThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: unknown) => void }>();
+  private next = 1;
+  dead = false;
+
+  constructor() {
+    const { Worker } = process.getBuiltinModule(
+      'node:worker_threads',
+    ) as typeof import('node:worker_threads');
+    this.worker = new Worker(JQ_WORKER_CODE, { eval: true, workerData: { from: jqFrom() } });
+    // Only a question waiting for its answer keeps the process alive (ref'd in ask()).
+    this.worker.unref();
+    this.worker.on('message', (reply: Reply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) this.worker.unref();
+      p.resolve(reply);
+    });
+    this.worker.on('error', (err) => this.end(new CliError(`jq stopped: ${err.message}`, { cause: err })));
+    this.worker.on('exit', (code) => this.end(new CliError(`jq stopped (its thread exited with ${code})`)));
+  }
+
+  /**
+   * jq over `input` (or over the parts held under a key); rejects with InterruptedError at once when `signal` is
+   * aborted (the thread is ended).
+   */
+  ask(
+    input: string | { held: number },
+    filter: string,
+    flags: string[],
+    signal?: AbortSignal,
+  ): Promise<Reply> {
+    if (this.dead) return Promise.reject(new CliError('jq stopped'));
+    if (signal?.aborted) return Promise.reject(new InterruptedError());
+    const id = this.next++;
+    this.worker.ref();
+    this.worker.postMessage(
+      typeof input === 'string' ? { id, input, filter, flags } : { id, held: input.held, filter, flags },
+    );
+    return this.answer(id, signal);
+  }
+
+  /** A part of a document, kept by jq's thread under `key` until it is run over (or dropped). */
+  hold(key: number, text: string): void {
+    if (!this.dead) this.worker.postMessage({ hold: key, text });
+  }
+
+  drop(key: number): void {
+    if (!this.dead) this.worker.postMessage({ drop: key });
+  }
+
+  private answer(id: number, signal?: AbortSignal): Promise<Reply> {
+    return new Promise<Reply>((resolve, reject) => {
+      const onAbort = () => this.end(new InterruptedError());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (r) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        reject: (e) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      });
+    });
+  }
+
+  /** Ends the thread (whatever jq is doing) and every question waiting on it. */
+  end(why: unknown): void {
+    if (!this.dead) {
+      this.dead = true;
+      void this.worker.terminate();
+    }
+    if (current === this) current = undefined;
+    for (const p of this.pending.values()) p.reject(why);
+    this.pending.clear();
+  }
+}
+
+let current: JqThread | undefined;
+let nextDocument = 1;
+function thread(): JqThread {
+  if (!current || current.dead) current = new JqThread();
+  return current;
+}
+
+/** Ends jq's thread, if one is running (a command that failed: nothing more is filtered). */
+export function stopJq(): void {
+  current?.end(new CliError('jq was stopped'));
 }
 
 /** A jq error while running: jq's message, and the input it happened on (its line, 1-based). */
@@ -28,59 +140,106 @@ export interface JqRun {
   /** What jq wrote to stderr that is not the error (`debug`, `stderr`). */
   messages: string;
   error?: JqRunError;
+  /** halt_error: the exit code the program chose (jq's 5 by default) and its message, as jq prints it. */
+  halt?: { code: number; message: string };
 }
 
-/** `jq: error (at /dev/stdin:3): …` — a run-time error and the input line it names. */
-const RUN_ERROR = /^jq: error \(at [^)]*?:(\d+)\): (.*)$/m;
+/**
+ * `jq: error (at /dev/stdin:3): …` — a run-time error and the input line it names; `(not a string)` when the
+ * error's value is not a string (`error(null)`, `error({…})`).
+ */
+const RUN_ERROR = /^jq: error \(at [^)]*?:(\d+)\)( \(not a string\))?: (.*)$/m;
 
 /**
- * One jq program with its variables, run over JSON text. jq compiles the program on every run (it is jq's
- * `main`); the instance is made again after an abort (out of memory, a trap), so that one bad run never
- * poisons the next.
+ * `$ENV` and `env` as the jq tool gives them: the process's environment. jq-wasm's WebAssembly only knows
+ * Emscripten's stand-in (`HOME=/home/web_user`…), which cannot be changed from outside, so the program is run
+ * inside a binding of both, on its first line (no line break: `$__loc__` and jq's messages keep their lines).
+ * jq's lexical scope lets a program's own `$ENV` or `def env` win, as they would in jq.
+ */
+function withEnv(filter: string, env: NodeJS.ProcessEnv): string {
+  const vars: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') vars[k] = v;
+  return `${JSON.stringify(vars)} as $ENV | def env: $ENV; ${filter}`;
+}
+
+/**
+ * One jq program with its variables, run over JSON text in jq's thread. jq compiles the program on every run
+ * (it is jq's `main`); an abort (out of memory, a trap) replaces the instance, so that one bad run never poisons
+ * the next.
  */
 export class JqProgram {
   private constructor(
     private readonly filter: string,
     private readonly flags: string[],
-    private jq: Jq | undefined,
+    private readonly signal?: AbortSignal,
   ) {}
 
   /**
-   * Checks that the filter compiles: jq is run over an empty input, which compiles the program and runs it
-   * on nothing. Resolves to the program, or to jq's message when it does not compile.
+   * Checks that the filter compiles: jq is run over an empty input, which compiles the program and runs it on
+   * nothing. Resolves to the program, or to jq's message when it does not compile.
    */
   static async compile(
     filter: string,
     varFlags: string[],
+    opts: { env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
   ): Promise<{ program: JqProgram } | { error: string }> {
-    const jq = await sharedInstance();
     const flags = ['-c', ...varFlags];
-    let r: JqResult;
-    try {
-      r = quietly(() => jq.raw('', filter, flags));
-    } catch (err) {
-      // jq folds constants as it compiles: `"x" * 1e9` can abort here already.
-      shared = newInstance();
-      return { error: aborted(err) };
+    const checked = await thread().ask('', filter, flags, opts.signal);
+    if ('aborted' in checked) return { error: aborted(checked.aborted) }; // jq folds constants as it compiles
+    if ('failed' in checked) throw new CliError(`jq could not be loaded: ${checked.failed}`);
+    if (checked.result.exitCode !== 0) return { error: compileMessage(checked.result) };
+    // Checked as the user wrote it (so a message's lines and columns are theirs), then run with the process's
+    // environment bound; a program that cannot take the binding (a `module` directive must come first) runs as
+    // it is.
+    // jq has no eval: a program whose text never names them cannot reach `$ENV` or `env`, and is not bound
+    // (the binding, compiled again with each ndjson chunk, costs about 0.5 ms a chunk for a small environment).
+    if (opts.env !== undefined && /env/i.test(filter)) {
+      const bound = withEnv(filter, opts.env);
+      const again = await thread().ask('', bound, flags, opts.signal);
+      if ('result' in again && again.result.exitCode === 0)
+        return { program: new JqProgram(bound, flags, opts.signal) };
     }
-    if (r.exitCode !== 0) return { error: compileMessage(r) };
-    return { program: new JqProgram(filter, flags, jq) };
+    return { program: new JqProgram(filter, flags, opts.signal) };
+  }
+
+  /** The same program, ended by another signal. */
+  withSignal(signal: AbortSignal): JqProgram {
+    return new JqProgram(this.filter, this.flags, signal);
   }
 
   /** Runs the program over `text`: one or more JSON values (a document, or ndjson lines). */
-  run(text: string): JqRun {
-    const jq = this.jq;
-    if (!jq) return { results: [], messages: '', error: { message: 'jq is not ready (await ready())' } };
-    let r: JqResult;
-    try {
-      r = quietly(() => jq.raw(text, this.filter, this.flags));
-    } catch (err) {
-      // The WebAssembly aborted (jq ran out of memory, or trapped): this instance is not used again.
-      this.jq = undefined;
-      shared = newInstance();
-      this.pending = shared.then((fresh) => (this.jq = fresh));
-      return { results: [], messages: '', error: { message: aborted(err) } };
-    }
+  run(text: string): Promise<JqRun> {
+    return this.runOver(text);
+  }
+
+  /**
+   * A document handed to jq's thread part by part as it is written (-o json), so this thread never holds the
+   * whole of it; `run()` of the result runs the program over it, `drop()` forgets it.
+   */
+  document(): { add(text: string): void; run(): Promise<JqRun>; drop(): void } {
+    const key = nextDocument++;
+    let on: JqThread | undefined;
+    return {
+      add: (text) => {
+        if (this.signal?.aborted) return;
+        on ??= thread();
+        on.hold(key, text);
+      },
+      run: () => {
+        // A thread that ended since (interrupted, or crashed) lost the parts: never a run over half a document.
+        if (on !== undefined && on !== current) return Promise.reject(new CliError('jq stopped'));
+        return this.runOver(on === undefined ? '' : { held: key });
+      },
+      drop: () => on?.drop(key),
+    };
+  }
+
+  private async runOver(input: string | { held: number }): Promise<JqRun> {
+    if (this.signal?.aborted) throw new InterruptedError();
+    const reply = await thread().ask(input, this.filter, this.flags, this.signal);
+    if ('failed' in reply) throw new CliError(`jq could not be loaded: ${reply.failed}`);
+    if ('aborted' in reply) return { results: [], messages: '', error: { message: aborted(reply.aborted) } };
+    const r = reply.result;
     const results = r.stdout === '' ? [] : r.stdout.split('\n');
     const m = RUN_ERROR.exec(r.stderr);
     if (m) {
@@ -89,44 +248,24 @@ export class JqProgram {
         .split('\n')
         .filter((l) => l !== '' && !RUN_ERROR.test(l))
         .join('\n');
-      return { results, messages, error: { message: m[2]!, line: Number(m[1]) } };
+      // jq names the value an error was raised with when it is not a string: the location it adds is jq's own.
+      const message = m[2] ? `${m[3]!} (not a string)` : m[3]!;
+      return { results, messages, error: { message, line: Number(m[1]) } };
     }
     const parse = /^jq: (parse error: .*)$/m.exec(r.stderr);
     if (parse && r.exitCode !== 0) {
       // Not JSON on the way in: a command whose output is text.
       return { results, messages: '', error: { message: `the output is not JSON (${parse[1]})` } };
     }
-    if (r.exitCode !== 0) {
-      // halt_error: its message is what the program chose to say.
-      return { results, messages: '', error: { message: r.stderr.trim() || `jq exited with ${r.exitCode}` } };
-    }
+    // halt_error (exit 5, or the code it was given): its message is what the program chose to say.
+    if (r.exitCode !== 0) return { results, messages: '', halt: { code: r.exitCode, message: r.stderr } };
     return { results, messages: r.stderr };
-  }
-
-  private pending?: Promise<unknown>;
-
-  /** Waits until an instance made after an abort is ready (run() before then would have nothing to use). */
-  async ready(): Promise<void> {
-    await this.pending;
-    this.pending = undefined;
   }
 }
 
 /** The message for a WebAssembly abort: Emscripten's own adds only advice on how to build it. */
-function aborted(err: unknown): string {
-  const why = err instanceof Error ? err.message.replace(/\s*Build with -s\S+.*$/, '') : String(err);
-  return `jq stopped: ${why || 'aborted'} (out of memory?)`;
-}
-
-/** The Emscripten runtime prints "Aborted()" with console.error when jq aborts: cssctl reports it itself. */
-function quietly<T>(fn: () => T): T {
-  const saved = console.error;
-  console.error = () => undefined;
-  try {
-    return fn();
-  } finally {
-    console.error = saved;
-  }
+function aborted(why: string): string {
+  return `jq stopped: ${why.replace(/\s*Build with -s\S+.*$/, '') || 'aborted'} (out of memory?)`;
 }
 
 /**

@@ -2,9 +2,12 @@
 // (src/core/sink.ts): with -o json the text is kept and the filter runs once, at the end, over the whole
 // document (for --all/--paginate the whole list, so `length` and `group_by` see every item — memory grows
 // with the list, as the document does); with -o ndjson the filter runs over each chunk of lines as the sink
-// hands them on (64 KiB at most, or what was written before the command paused), so memory stays flat.
+// hands them on (64 KiB at most, or what was written before the command paused), so memory stays flat. jq runs
+// in a thread of its own (src/jq/engine.ts): chunks are filtered in order, one at a time, while the command
+// reads on; the sink holds the command back while two chunks wait, and Ctrl-C ends jq whatever it is doing.
 import { CliError, SilentExit, UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
+import type { OutputFilter } from '../core/sink.js';
 import { terminalText } from '../core/terminal-text.js';
 import { JqProgram, type JqRun } from './engine.js';
 import type { JqOptions } from './flags.js';
@@ -30,47 +33,113 @@ export function jqMode(output: string | undefined, json: boolean | undefined): J
 }
 
 /**
- * Compiles the filter (exit 2 with jq's message when it does not compile, before any request) and puts the
- * stage on stdout.
+ * After Ctrl-C or SIGTERM, how long the chunks already handed to jq (-o ndjson) may take to be filtered and
+ * printed — the rows read before the interruption are on stdout, so the resume command starts after them —
+ * before jq's thread is ended, whatever the program does. A second Ctrl-C ends the process at once (src/cli.ts).
  */
-export async function installJq(io: IO, opts: JqOptions, mode: JqMode): Promise<JqStage> {
-  const compiled = await JqProgram.compile(opts.filter, opts.varFlags);
+export const INTERRUPT_GRACE_MS = 300;
+
+/** Chunks (of 64 KiB at most) that may wait for jq before the command is held back. */
+const MAX_WAITING = 2;
+
+/**
+ * Compiles the filter (exit 2 with jq's message when it does not compile, before any request) and puts the
+ * stage on stdout. `signal` (the command's: Ctrl-C, SIGTERM) ends jq's thread.
+ */
+export async function installJq(
+  io: IO,
+  opts: JqOptions,
+  mode: JqMode,
+  signal?: AbortSignal,
+  env?: NodeJS.ProcessEnv,
+): Promise<JqStage> {
+  const compiled = await JqProgram.compile(opts.filter, opts.varFlags, { signal, env });
   if ('error' in compiled) throw new UsageError(`--jq: ${compiled.error}`);
-  const stage = new Stage(io, compiled.program, opts, mode);
-  io.setOutputFilter((text, send) => stage.write(text, send));
+  // -o ndjson: the rows read before an interruption are still filtered, for a moment (INTERRUPT_GRACE_MS).
+  const program =
+    mode === 'ndjson' && signal ? compiled.program.withSignal(graceAfter(signal)) : compiled.program;
+  const stage = new Stage(io, program, opts, mode);
+  io.setOutputFilter(stage);
   return stage;
 }
 
-class Stage implements JqStage {
-  private readonly held: string[] = [];
+/** A signal aborted INTERRUPT_GRACE_MS after `signal` is. */
+function graceAfter(signal: AbortSignal): AbortSignal {
+  const later = new AbortController();
+  const abort = () => setTimeout(() => later.abort(signal.reason), INTERRUPT_GRACE_MS).unref();
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  return later.signal;
+}
+
+class Stage implements JqStage, OutputFilter {
+  /** -o json: the document, handed to jq's thread as it is written. */
+  private readonly document;
   /** The text after the last newline (ndjson), kept for the next chunk. */
   private partial = '';
   /** ndjson lines read so far (for naming an item). */
   private lines = 0;
   private last?: string;
   private results = 0;
+  /** ndjson: the chunks handed to jq, filtered one after the other. */
+  private chain: Promise<void> = Promise.resolve();
+  private waiting = 0;
+  private readonly wakers: (() => void)[] = [];
+  /** The error that stopped the filter (jq's, or an interruption); nothing is filtered after it. */
+  private failure?: unknown;
+  private abandoned = false;
 
   constructor(
     private readonly io: IO,
     private readonly program: JqProgram,
     private readonly opts: JqOptions,
     private readonly mode: JqMode,
-  ) {}
+  ) {
+    this.document = program.document();
+  }
 
   write(text: string, send: (out: string) => void): void {
     if (this.mode === 'json') {
-      this.held.push(text);
+      if (!this.abandoned) this.document.add(text);
       return;
     }
+    if (this.failure !== undefined) return;
     const all = this.partial + text;
     const cut = all.lastIndexOf('\n');
     this.partial = all.slice(cut + 1);
     if (cut < 0) return;
-    this.ndjson(all.slice(0, cut + 1), send);
+    const chunk = all.slice(0, cut + 1);
+    this.queue(() => this.ndjson(chunk, send));
   }
 
-  private ndjson(chunk: string, send: (out: string) => void): void {
-    const r = this.program.run(chunk);
+  ready(): Promise<void> | undefined {
+    if (this.failure !== undefined && !this.abandoned) return Promise.reject(this.failure);
+    if (this.waiting <= MAX_WAITING) return undefined;
+    return new Promise<void>((resolve) => this.wakers.push(resolve)).then(() => this.ready());
+  }
+
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  /** ndjson: `job` runs after the chunks before it; its error stops the filter (ready() then rejects). */
+  private queue(job: () => Promise<void>): void {
+    this.waiting++;
+    this.chain = this.chain.then(async () => {
+      try {
+        if (this.failure === undefined) await job();
+      } catch (err) {
+        this.failure ??= err;
+      } finally {
+        this.waiting--;
+        for (const wake of this.wakers.splice(0)) wake();
+      }
+    });
+  }
+
+  private async ndjson(chunk: string, send: (out: string) => void): Promise<void> {
+    const r = await this.program.run(chunk);
+    if (r.halt) this.halt(r, send);
     if (!r.error) {
       this.emit(r, send);
       this.lines += countLines(chunk);
@@ -86,7 +155,7 @@ class Stage implements JqStage {
     // names the item.
     const lines = chunk.split('\n');
     if (lines.at(-1) === '') lines.pop();
-    const { at, before, error } = this.firstFailing(lines, r.error.line);
+    const { at, before, error } = await this.firstFailing(lines, r.error.line);
     if (before) this.emit(before, send);
     throw new JqRunError(`jq: ${error} (at item ${this.lines + at}${idOf(lines[at - 1] ?? '')})`);
   }
@@ -95,21 +164,36 @@ class Stage implements JqStage {
    * The first of `lines` whose run fails, starting from the line jq named (`hint`, 1-based): back while the
    * lines before it fail, forward while it runs clean on its own. With the run of the lines before it.
    */
-  private firstFailing(lines: string[], hint: number): { at: number; before?: JqRun; error: string } {
+  private async firstFailing(
+    lines: string[],
+    hint: number,
+  ): Promise<{ at: number; before?: JqRun; error: string }> {
     const runLines = (from: number, to: number) => this.program.run(`${lines.slice(from, to).join('\n')}\n`);
     let at = Math.min(Math.max(hint, 1), lines.length);
     let before: JqRun | undefined;
     for (;;) {
-      before = at > 1 ? runLines(0, at - 1) : undefined;
+      before = at > 1 ? await runLines(0, at - 1) : undefined;
       if (!before?.error) break;
       at = Math.min(Math.max(before.error.line ?? at - 1, 1), at - 1);
     }
     for (;;) {
-      const alone = runLines(at - 1, at);
+      const alone = await runLines(at - 1, at);
       if (alone.error || at >= lines.length) return { at, before, error: alone.error?.message ?? 'error' };
       at++;
-      before = runLines(0, at - 1);
+      before = await runLines(0, at - 1);
     }
+  }
+
+  /**
+   * halt_error, as jq: the results before it are written, its message goes to stderr as it is (a string raw, on a
+   * terminal without controls), and the exit code is the one the program gave (5 unless it said otherwise, 0
+   * too); nothing more is filtered.
+   */
+  private halt(r: JqRun, send: (out: string) => void): never {
+    this.emit(r, send);
+    const message = r.halt!.message;
+    if (message !== '') this.io.writeErr(this.io.stderr.isTTY ? onTerminal(message) : message);
+    throw new SilentExit(`jq: halt_error (exit ${r.halt!.code})`, r.halt!.code);
   }
 
   private emit(r: JqRun, send: (out: string) => void): void {
@@ -128,32 +212,37 @@ class Stage implements JqStage {
     this.io.flushOut();
     this.io.setOutputFilter(undefined);
     if (this.mode === 'json') {
-      const text = this.held.join('');
-      this.held.length = 0;
-      const r = this.program.run(text);
+      const r = await this.document.run();
+      if (r.halt) this.halt(r, (out) => this.io.out(out));
       this.emit(r, (out) => this.io.out(out));
       if (r.error)
         throw new JqRunError(
           `jq: ${r.error.message}${r.error.line !== undefined ? ' (in the JSON document)' : ''}`,
         );
-    } else if (this.partial.trim() !== '') {
-      const rest = `${this.partial}\n`;
-      this.partial = '';
-      this.ndjson(rest, (out) => this.io.out(out));
+    } else {
+      if (this.partial.trim() !== '') {
+        const rest = `${this.partial}\n`;
+        this.partial = '';
+        this.queue(() => this.ndjson(rest, (out) => this.io.out(out)));
+      }
+      await this.chain;
+      if (this.failure !== undefined) throw this.failure;
     }
     if (this.opts.exitStatus && gate) {
-      // As jq -e: the last result decides, silently; no result at all is a failure too (jq's own code for that, 4, is
-      // cssctl's "forbidden").
-      if (this.results === 0) throw new SilentExit('--jq-exit-status: the filter gave no result', 1);
+      // As jq -e: the last result decides, silently: false or null exit 1, no result at all exit 4 (jq's code;
+      // cssctl's "forbidden" otherwise, but this is jq's answer, as its exit code).
+      if (this.results === 0) throw new SilentExit('--jq-exit-status: the filter gave no result', 4);
       if (this.last === 'false' || this.last === 'null')
         throw new SilentExit(`--jq-exit-status: the last result is ${this.last}`, 1);
     }
   }
 
   abandon(): void {
-    // A json document cut short is not filtered (a `length` of half a list would look like an answer).
-    this.held.length = 0;
-    if (this.mode === 'json') this.io.setOutputFilter(undefined);
+    // A json document cut short is not filtered (a `length` of half a list would look like an answer), nor
+    // printed as it is. With ndjson the rows already read are still filtered (the sink waits for them before it
+    // finishes, for a moment after an interruption: INTERRUPT_GRACE_MS), so the resume command starts after them.
+    this.abandoned = true;
+    this.document.drop();
   }
 }
 

@@ -1,6 +1,6 @@
 // Fingerprints, findings get, and (below) comparing scans: cli-contract.md §8 against the sandbox, whose
 // "drift" connections find the same problems from run to run with a few changes (test/sandbox/data.ts).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World, errorLine } from './harness.js';
@@ -317,6 +317,35 @@ describe('the ignore file', () => {
       /warning: ignore\.yaml:\d+: expired on 2020-01-01 \(Accepted: SEC-1\); 1 finding counts again|warning: .*ignore\.yaml:\d+: expired on 2020-01-01/,
     );
     expect(expired.stdout).toMatch(/^::warning file=.*ignore\.yaml,line=\d+::/m);
+  });
+
+  it('findings ignore run by several processes at once on one file: every entry reported added is in the file', async () => {
+    const made = await w.run(['connections', 'create', '--alias', 'drift-race', '--provider', 'aws']);
+    expect(made.code, made.stderr).toBe(0);
+    const all = await findingsOf(await newScan('drift-race'));
+    const picked = all.slice(0, 6);
+    expect(picked).toHaveLength(6);
+    for (const start of ['version: 1\nignore: []\n', undefined]) {
+      const d = join(w.dir, `race-${start === undefined ? 'new' : 'list'}`);
+      mkdirSync(d, { recursive: true });
+      const file = join(d, '.cssctl-ignore.yaml');
+      if (start !== undefined) writeFileSync(file, start);
+      // Six at once, two of them on the same finding (one entry for it, however they interleave).
+      const ids = [...picked.map((f) => f.id), picked[0]!.id];
+      const runs = await Promise.all(
+        ids.map((id) =>
+          w.run(['findings', 'ignore', id, '--reason', `race ${id}`], { cwd: d, timeoutMs: 60_000 }),
+        ),
+      );
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      const text = readFileSync(file, 'utf8');
+      const written = [...text.matchAll(/^ {4}reason: race (\S+)$/gm)].map((m) => m[1]);
+      const added = runs.filter((r) => r.stderr.includes('✓ Added 1 entry')).length;
+      expect(written.length, text).toBe(added);
+      expect(new Set(written), text).toStrictEqual(new Set(picked.map((f) => f.id)));
+      expect(runs.filter((r) => r.stderr.includes('is already ignored by'))).toHaveLength(1);
+      expect(readdirSync(d).sort()).toStrictEqual(['.cssctl-ignore.yaml']);
+    }
   });
 
   it('a table page: the hint counts what was read, and says how many of it are accepted risk', async () => {

@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, World, lines, received } from './harness.js';
+import { BIN, World, cliSpawn, lines, received } from './harness.js';
 import { interruptWhen } from './interrupt.js';
 
 let w: World;
@@ -15,6 +17,12 @@ beforeAll(async () => {
   total = lines(all.stdout).length;
 });
 afterAll(() => w.close());
+
+function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
 
 describe('--jq through the binary', () => {
   it('-o json: the filter sees the whole list of --all, not one page at a time', async () => {
@@ -68,9 +76,18 @@ describe('--jq through the binary', () => {
     const res = await w.run(['findings', 'list', '--jq', '.[] | ascii(']);
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
-    const err = JSON.parse(res.stderr) as { error: { detail: string; exit_code: number } };
+    // --jq implies -o json for what the filter reads, not for errors: the error line every error gets.
+    expect(res.stderr).toMatch(/^error: --jq: syntax error, .*\n$/);
+    // Asked for with -o json: the error as JSON.
+    const json = await w.run(['findings', 'list', '-o', 'json', '--jq', '.[] | ascii(']);
+    expect(json.code).toBe(2);
+    const err = JSON.parse(json.stderr) as { error: { detail: string; exit_code: number } };
     expect(err.error.detail).toMatch(/^--jq: syntax error/);
     expect(received(w.sandbox, '/findings').length).toBe(before);
+    // A run-time error without -o: a line too.
+    const run = await w.run(['findings', 'list', '--limit', '2', '--jq', '.[] | .severity | keys']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: jq: string \("\w+"\) has no keys \(in the JSON document\)\n$/);
   });
 
   it('a run-time error is exit 1 naming the item; -o csv with --jq is exit 2', async () => {
@@ -151,6 +168,75 @@ describe('--jq through the binary', () => {
     expect(json.stderr).toMatch(/resume with: cssctl findings list/);
   });
 
+  it("as jq: $ENV is the shell's environment, halt_error exits 5 or its code, -e with no result exits 4", async () => {
+    const env = await w.run(
+      ['connections', 'list', '--jq', '[$ENV.CSSCTL_JQ_E2E, env.CSSCTL_JQ_E2E] | join(" ")'],
+      {
+        env: { CSSCTL_JQ_E2E: 'from-the-shell' },
+      },
+    );
+    expect(env.code, env.stderr).toBe(0);
+    expect(env.stdout).toBe('from-the-shell from-the-shell\n');
+    const halted = await w.run([
+      'findings',
+      'list',
+      '--limit',
+      '3',
+      '-o',
+      'ndjson',
+      '--jq',
+      '"stop here\\n" | halt_error',
+    ]);
+    expect([halted.code, halted.stdout, halted.stderr]).toStrictEqual([5, '', 'stop here\n']);
+    const three = await w.run(['connections', 'list', '--jq', '{n: length} | halt_error(3)']);
+    expect(three.code).toBe(3);
+    expect(three.stderr).toMatch(/^\{"n":\d+\}\n$/);
+    const none = await w.run([
+      'connections',
+      'list',
+      '--jq',
+      '.[] | select(.alias == "nope")',
+      '--jq-exit-status',
+    ]);
+    expect([none.code, none.stdout, none.stderr]).toStrictEqual([4, '', '']);
+    const nul = await w.run(['findings', 'list', '--limit', '2', '-o', 'ndjson', '--jq', 'error(null)']);
+    expect(nul.code).toBe(1);
+    // -o ndjson asked for: the error is JSON.
+    const detail = (JSON.parse(nul.stderr) as { error: { detail: string } }).error.detail;
+    expect(detail).toMatch(/^jq: null \(not a string\) \(at item 1, id "fnd_\w+"\)$/);
+  });
+
+  it('a program that never ends stops at once on Ctrl-C or SIGTERM, exit 130, whatever it does', async () => {
+    for (const [signal, args] of [
+      ['SIGINT', ['findings', 'list', '--limit', '1', '--jq', 'last(range(1e12))']],
+      ['SIGTERM', ['findings', 'list', '--limit', '1', '--jq', 'def f: f; f']],
+      ['SIGTERM', ['findings', 'list', '--limit', '3', '-o', 'ndjson', '--jq', 'repeat(1)']],
+      ['SIGINT', ['api', '/connections', '--jq', '[limit(1e12; repeat(.))] | length']],
+    ] as const) {
+      w.sandbox.clearRequests();
+      const [cmd, argv] = cliSpawn([...args]);
+      const child = spawn(cmd, argv, { env: cleanEnv(w.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+      try {
+        // The answer is in and jq has been running on it for a while.
+        while (w.sandbox.requests.length === 0) await sleep(20);
+        await sleep(700);
+        expect(child.exitCode, stderr).toBeNull();
+        const at = Date.now();
+        child.kill(signal);
+        const code = await Promise.race([exited, sleep(5_000).then(() => 'still running')]);
+        expect(code, `${args.join(' ')} after ${signal}`).toBe(130);
+        // At once: jq's thread is ended (-o ndjson first gives the rows already read 0.3 s to be printed).
+        expect(Date.now() - at, args.join(' ')).toBeLessThan(2_500);
+        expect(stderr).toMatch(/interrupted/);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    }
+  }, 60_000);
+
   it('a command that sets its own exit code after its output (scans wait --fail-on) still prints the results', async () => {
     const scans = JSON.parse((await w.run(['scans', 'list', '--json'])).stdout) as {
       scan_id: string;
@@ -184,14 +270,25 @@ describe('--jq through the binary', () => {
       try {
         const report = join(dir, 'modules.txt');
         const preload = join(dir, 'preload.cjs');
+        // The modules the main thread loaded, and the workers it started with what they were given (jq runs in
+        // a thread of its own, which loads dist/jq.cjs).
         writeFileSync(
           preload,
-          `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)}, Object.keys(require.cache).join('\\n')));`,
+          `const wt = require('worker_threads');
+          if (wt.isMainThread) {
+            const started = [];
+            const Worker = wt.Worker;
+            wt.Worker = class extends Worker {
+              constructor(code, opts) { started.push(JSON.stringify(opts && opts.workerData)); super(code, opts); }
+            };
+            process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)},
+              [...Object.keys(require.cache), ...started].join('\\n')));
+          }`,
         );
         const env = { NODE_OPTIONS: `--require ${preload}` };
         const plain = await w.run(['connections', 'list', '--json'], { env });
         expect(plain.code).toBe(0);
-        expect(readFileSync(report, 'utf8')).not.toMatch(/jq-wasm/);
+        expect(readFileSync(report, 'utf8')).not.toMatch(/jq-wasm|jq\.cjs/);
         const jq = await w.run(['connections', 'list', '--jq', '.'], { env });
         expect(jq.code).toBe(0);
         expect(readFileSync(report, 'utf8')).toMatch(/dist[\\/]jq\.cjs/);

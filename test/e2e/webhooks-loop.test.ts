@@ -481,3 +481,29 @@ describe('webhooks verify explains', () => {
     expect(ok.code).toBe(0);
   });
 });
+
+describe('listen --save where no folder can be made', () => {
+  // Node's recursive mkdir retries for ever under /proc (100% CPU, deaf to signals): one line and exit 1 instead.
+  it.skipIf(process.platform !== 'linux')(
+    'a --save folder under /proc is exit 1 naming it, at once; so is a config folder there',
+    async () => {
+      for (const dir of ['/proc/nope/x', '/proc/nope', '/proc/self/nope/deeper/still']) {
+        const res = await w.run(['webhooks', 'listen', '--save', dir, '--port', '0'], {
+          env: { ...env, CSSCTL_WEBHOOK_SECRET: SECRET },
+          timeoutMs: 15_000,
+        });
+        expect(res.code, res.stderr).toBe(1);
+        expect(errorLine(res)).toMatch(
+          new RegExp(`^error: --save: cannot create the folder ${dir}: /proc\\S* cannot hold new folders$`),
+        );
+        expect(res.stderr).not.toContain('Listening');
+      }
+      const config = await w.run(['config', 'set', 'workspace', 'acme'], {
+        env: { CSSCTL_CONFIG_DIR: '/proc/nope/cssctl' },
+        timeoutMs: 15_000,
+      });
+      expect(config.code, config.stderr).toBe(1);
+      expect(errorLine(config)).toContain('cannot create the folder /proc/nope/cssctl');
+    },
+  );
+});

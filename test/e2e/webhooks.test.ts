@@ -325,6 +325,43 @@ describe('webhooks listen', () => {
     }
   });
 
+  it('Ctrl-C with a forward target that never answers: says what it waits for; a second Ctrl-C is exit 130 at once', async () => {
+    const target = await testReceiver({ secret: SECRET, delayMs: 120_000 });
+    try {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        const l = await startListen(['--forward-to', target.url]);
+        const body = JSON.stringify({
+          event: 'scan.completed',
+          timestamp: 't',
+          workspace: 'acme',
+          data: { signal },
+        });
+        void post(l.url, body, { 'x-service-signature': hmac(SECRET, body) }).catch(() => undefined);
+        await until(() => target.hits.some((h) => h.raw.toString() === body), 'the forward to start');
+        l.child.kill(signal);
+        await until(() => l.stderr().includes('Stopping:'), 'the line saying what it waits for', 2_000);
+        expect(l.stderr()).toContain(
+          `Stopping: waiting for 1 delivery forwarded to ${target.url} to be answered (up to 31 s); press Ctrl-C again to stop now`,
+        );
+        // Still waiting (not a silent exit), until the second signal.
+        await new Promise((r) => setTimeout(r, 300));
+        expect(l.child.exitCode).toBeNull();
+        const sentAt = Date.now();
+        l.child.kill(signal);
+        const { code, at } = await l.exited;
+        expect(code).toBe(130);
+        expect(at - sentAt).toBeLessThan(1_500);
+      }
+      // Nothing in flight: the first signal stops at once, without the line.
+      const idle = await startListen(['--forward-to', target.url]);
+      idle.child.kill('SIGINT');
+      expect((await idle.exited).code).toBe(0);
+      expect(idle.stderr()).not.toContain('Stopping:');
+    } finally {
+      await target.close();
+    }
+  });
+
   it('--print-secret prints the secret in use and exits', async () => {
     const res = await w.run(['webhooks', 'listen', '--print-secret'], {
       env: { CSSCTL_WEBHOOK_SECRET: SECRET },

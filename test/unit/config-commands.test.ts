@@ -229,14 +229,61 @@ describe('profiles: config profiles, auth switch, and a --profile that names non
     expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual(profiles);
   });
 
-  it('a default_profile naming no profile is exit 2 naming config.json; auth switch fixes it', async () => {
+  it('a default_profile naming no profile: config list and logout still work and say how to fix it; commands that need the profile are exit 2 saying so', async () => {
     write(JSON.stringify({ ...profiles, default_profile: 'gone' }));
+    const fix = 'choose one with cssctl auth switch <profile>';
     const r = await run(['config', 'list']);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`no profile named "gone" (default_profile in ${file})`);
+    expect(r.stderr).toContain(fix);
+    expect(r.stdout).toMatch(/^workspace\s+\(invalid\)\s+profile$/m);
+    // A flag still gives its value.
+    const flagged = await run(['config', 'list', '--json', '-w', 'acme']);
+    expect(flagged.code).toBe(0);
+    expect(JSON.parse(flagged.stdout)).toMatchObject({
+      workspace: 'acme',
+      base_url: null,
+      invalid: ['base_url', 'email'],
+    });
+    const out = await run(['logout']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toBe('Not logged in (profile gone); nothing to remove\n');
+    expect(out.stderr).toContain(fix);
+    for (const argv of [
+      ['scans', 'list'],
+      ['auth', 'status'],
+      ['config', 'get', 'workspace'],
+      ['config', 'set', 'workspace', 'x'],
+    ]) {
+      const e = await run(argv);
+      expect(e.code, argv.join(' ')).toBe(2);
+      expect(e.stderr).toContain(`no profile named "gone" (default_profile in ${file})`);
+      expect(e.stderr).toContain(fix);
+    }
+    // A profile chosen by --profile is used as usual.
+    expect((await run(['--profile', 'work', 'config', 'get', 'workspace'])).stdout).toBe('ww\n');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toStrictEqual({ ...profiles, default_profile: 'gone' });
     expect((await run(['auth', 'switch', 'work'])).code).toBe(0);
-    expect((await run(['config', 'list'])).code).toBe(0);
+    expect((await run(['config', 'list'])).stderr).toBe('');
   });
+
+  it.each([[['work']], [7], [{ name: 'work' }]])(
+    'a default_profile that is not a name (%j): config list and logout work, naming the key and the fix',
+    async (value) => {
+      write(JSON.stringify({ ...profiles, default_profile: value }));
+      const r = await run(['config', 'list']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`${file}: invalid default_profile: expected a profile name`);
+      expect(r.stderr).toContain('cssctl auth switch <profile>');
+      const out = await run(['logout', '--json']);
+      expect(out.code, out.stderr).toBe(0);
+      expect(JSON.parse(out.stdout)).toStrictEqual({ profile: null, removed_from: [] });
+      expect(out.stderr).toContain('invalid default_profile');
+      const need = await run(['auth', 'status']);
+      expect(need.code).toBe(2);
+      expect(need.stderr).toContain('fix it with cssctl auth switch <profile>');
+    },
+  );
 
   it('config set output: an unknown format names only the ones a profile can hold, not the report formats it refuses', async () => {
     const bad = await run(['config', 'set', 'output', 'yaml']);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CliError } from '../../src/core/errors.js';
-import { AtomicFileWriter, fsOps, writeFileAtomic } from '../../src/core/files.js';
+import { AtomicFileWriter, ensureDir, fsOps, writeFileAtomic } from '../../src/core/files.js';
 
 const posix = process.platform !== 'win32';
 let tmp: string;
@@ -104,4 +104,25 @@ describe('writeFileAtomic', () => {
       expect(statSync(shared).mode & 0o777).toBe(0o755);
     },
   );
+});
+
+describe('ensureDir', () => {
+  it('makes every missing parent (0700), says whether it made the folder, and never chmods one that is there', () => {
+    const deep = join(tmp, 'a', 'b', 'c');
+    expect(ensureDir(deep)).toBe(true);
+    expect(statSync(deep).isDirectory()).toBe(true);
+    if (posix) expect(statSync(join(tmp, 'a')).mode & 0o777).toBe(0o700);
+    chmodSync(deep, 0o755);
+    expect(ensureDir(deep)).toBe(false);
+    if (posix) expect(statSync(deep).mode & 0o777).toBe(0o755);
+  });
+
+  it('a file in the way is one line naming the folder, never a loop', () => {
+    const file = join(tmp, 'file');
+    writeFileSync(file, 'x');
+    expect(() => ensureDir(file)).toThrow(
+      new CliError(`cannot create the folder ${file}: a file of that name is in the way`),
+    );
+    expect(() => ensureDir(join(file, 'x', 'y'))).toThrow(/a part of its path is not a folder$/);
+  });
 });

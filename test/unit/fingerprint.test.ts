@@ -91,6 +91,9 @@ describe('findings get (verb)', () => {
   it('an unknown id is exit 5; an id with a slash is exit 2 before any request', async () => {
     const w = verbWorld([json({ detail: 'finding "nope" not found' }, 404)]);
     expect(await w.run(get, {}, ['nope'])).toBe(5);
+    const generic = verbWorld([json({ detail: 'Not Found' }, 404)]);
+    expect(await generic.run(get, {}, ['fnd_gone'])).toBe(5);
+    expect(generic.stderr.text).toContain('error: finding "fnd_gone" not found');
     const bad = verbWorld([]);
     expect(await bad.run(get, {}, ['../scans'])).toBe(2);
   });

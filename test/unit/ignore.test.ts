@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +18,7 @@ import { wait } from '../../src/commands/scans/wait.js';
 import { fingerprintOf } from '../../src/report/fingerprint.js';
 import { appendEntries, parseExpires } from '../../src/report/ignore/append.js';
 import { findIgnoreFile, loadIgnoreFile, parseIgnoreText } from '../../src/report/ignore/file.js';
-import { IgnoreRules, globRegExp } from '../../src/report/ignore/stage.js';
+import { IgnoreRules, globMatcher } from '../../src/report/ignore/stage.js';
 import { finding } from '../helpers/report.js';
 import { json, verbWorld } from '../helpers/verb.js';
 
@@ -37,6 +45,29 @@ ignore:
     expires: 2027-01-15
     owner: secops@acme.test
 `;
+
+/** PyYAML, where the machine has it (Debian's python3-yaml): an outside reader of the files cssctl writes. */
+const pyyaml = (() => {
+  try {
+    execFileSync('python3', ['-c', 'import yaml'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!pyyaml)
+  console.log(
+    'PyYAML is not installed (apt-get install python3-yaml): the ignore file is not checked with it',
+  );
+
+function loadWithPyYaml(text: string): unknown {
+  const out = execFileSync(
+    'python3',
+    ['-c', 'import sys, json, yaml; print(json.dumps(yaml.safe_load(sys.stdin.buffer), default=str))'],
+    { input: text },
+  );
+  return JSON.parse(out.toString());
+}
 
 const parse = (text: string) => parseIgnoreText(text, '/x/.cssctl-ignore.yaml', '.cssctl-ignore.yaml').file;
 
@@ -208,8 +239,8 @@ describe('the ignore file: matching and expiry', () => {
     expect(byRule.check(f).info?.reason).toBe('y');
     expect(byRule.check({ ...f, connection_alias: 'dev' }).info).toBeUndefined();
     expect(byRule.check({ ...f, resource: 'arn:aws:s3:::data' }).info).toBeUndefined();
-    expect(globRegExp('a?c*').test('abc-[x]')).toBe(true);
-    expect(globRegExp('a.c').test('abc')).toBe(false);
+    expect(globMatcher('a?c*')('abc-[x]')).toBe(true);
+    expect(globMatcher('a.c')('abc')).toBe(false);
   });
 
   it('an entry lasts until the end of its day (UTC); then its findings count again, with a warning naming it', () => {
@@ -341,6 +372,53 @@ describe('findings ignore: appending', () => {
     expect(appendEntries('version: 1\nignore:\n# end\n', [entry], 'f')).toContain('# end\n');
   });
 
+  it('a null list (~, null, !!null, on its line or the next, with a comment): the entries become the list', () => {
+    for (const text of [
+      'version: 1\nignore: ~\n',
+      'version: 1\nignore: null\n',
+      'version: 1\nignore: Null # none yet\n',
+      'version: 1\nignore: !!null\n',
+      'version: 1\nignore: !!null ""\n',
+      'version: 1\nignore: &none ~\n',
+      'version: 1\nignore:\n  ~\n# end\n',
+      'ignore: ~\nversion: 1\n',
+      'version: 1\nignore: ~',
+      'version: 1\r\nignore: ~ # none\r\n',
+    ]) {
+      const after = appendEntries(text, [entry, { ...entry, fingerprint: 'cd'.repeat(32) }], 'f');
+      expect(
+        parse(after).entries.map((e) => e.fingerprint),
+        JSON.stringify(text),
+      ).toStrictEqual(['ab'.repeat(32), 'cd'.repeat(32)]);
+      // Only the null goes: every other line is kept (a comment after it too).
+      const kept = text.split(/\r?\n/).filter((l) => !/^ignore:|^\s+~$/.test(l));
+      for (const line of kept) expect(after.split(/\r?\n/), JSON.stringify(text)).toContain(line);
+      if (text.includes('# none')) expect(after).toMatch(/^ignore: # none/m);
+    }
+  });
+
+  it("the service's control characters never reach the comment line; the file stays YAML that other tools load", () => {
+    const hostile = [
+      'Bucket\u001b]0;pwned\u0007 title\u001b[2J',
+      'C1\u009b31m csi\u0085next\u009dosc\u009c and DEL\u007f',
+      'bidi \u202egnp.exe\u202c \u2066iso\u2069 line\u2028sep\u2029para',
+      'tab\tnul\u0000 bell\u0007 esc\u001bc nonchar\uffff',
+    ].join(' — ');
+    for (const text of [undefined, EXAMPLE, 'version: 1\nignore: []\n', 'version: 1\nignore: ~\n']) {
+      const after = appendEntries(text, [{ ...entry, comment: hostile }], 'f');
+      const comment = after.split('\n').find((l) => l.includes('Bucket'))!;
+      expect(after, JSON.stringify(text)).not.toMatch(
+        // eslint-disable-next-line no-control-regex
+        /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufffe\uffff]/,
+      );
+      expect(comment).toMatch(
+        /^ {2}# Bucket title — C1 csinext and DEL — bidi gnp\.exe iso line sep para — tab nul bell esc nonchar$/,
+      );
+      expect(parse(after).entries.at(-1)?.fingerprint).toBe('ab'.repeat(32));
+      if (pyyaml) expect(loadWithPyYaml(after)).toMatchObject({ version: 1 });
+    }
+  });
+
   it('a reason over several lines (or with control characters) is written double-quoted and reads back as given', () => {
     for (const reason of ['Two lines:\nsee SEC-9 # not a comment', 'tab\tand\r\nCRLF', 'bell\u0007'])
       for (const text of [undefined, EXAMPLE, 'version: 1\nignore: []\n']) {
@@ -414,7 +492,30 @@ describe('findings ignore (verb)', () => {
     expect(bad.stderr.text).toContain('.cssctl-ignore.yaml:3:5:');
   });
 
-  it('a file that changed while cssctl worked is left as it is (exit 1)', async () => {
+  it('an ignore file whose list is null (ignore: ~): the entry is appended; a bad file is exit 2 before any request', async () => {
+    for (const list of ['~', 'null', '!!null']) {
+      const d = dir();
+      const path = join(d, '.cssctl-ignore.yaml');
+      writeFileSync(path, `# accepted risks\nversion: 1\nignore: ${list}\n`);
+      const w = verbWorld([json(f1)]);
+      expect(
+        await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'by design' }, ['fnd_1']),
+        w.stderr.text,
+      ).toBe(0);
+      const text = readFileSync(path, 'utf8');
+      expect(text.startsWith('# accepted risks\nversion: 1\nignore:\n  # Public bucket')).toBe(true);
+      expect(parse(text).entries).toMatchObject([{ fingerprint: fingerprintOf(f1 as Finding) }]);
+    }
+    // A list that is not a list: refused with the file's own line, and the service is never asked.
+    const d = dir();
+    writeFileSync(join(d, '.cssctl-ignore.yaml'), 'version: 1\nignore: ~x\n');
+    const bad = verbWorld([]);
+    expect(await bad.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(2);
+    expect(bad.requests()).toStrictEqual([]);
+    expect(bad.stderr.text).toContain('.cssctl-ignore.yaml:2:9: "ignore" must be a list of entries');
+  });
+
+  it('an edit made while the service was asked is kept: the entry is appended to the file as it is then', async () => {
     const d = dir();
     const path = join(d, '.cssctl-ignore.yaml');
     writeFileSync(path, 'version: 1\nignore: []\n');
@@ -427,9 +528,39 @@ describe('findings ignore (verb)', () => {
         };
       },
     ]);
-    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(1);
-    expect(w.stderr.text).toContain('changed while cssctl was adding to it');
-    expect(readFileSync(path, 'utf8')).toBe('version: 1\nignore: []\n# edited meanwhile\n');
+    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(0);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toContain('# edited meanwhile\n');
+    expect(parse(text).entries).toMatchObject([{ fingerprint: fingerprintOf(f1 as Finding) }]);
+  });
+
+  it('two at once on one file: each appends to what the other wrote; a finding the other just added gets no second entry', async () => {
+    const d = dir();
+    const path = join(d, '.cssctl-ignore.yaml');
+    writeFileSync(path, 'version: 1\nignore: []\n');
+    const f2 = { ...f1, id: 'fnd_2', resource: 'arn:aws:s3:::c' };
+    const a = verbWorld([json(f1), json(f2)]);
+    const b = verbWorld([json(f2), json(f1)]);
+    const codes = await Promise.all([
+      a.run((ctx, o, args) => ignore(ctx, o, args, d), { reason: 'a' }, ['fnd_1', 'fnd_2']),
+      b.run((ctx, o, args) => ignore(ctx, o, args, d), { reason: 'b' }, ['fnd_2', 'fnd_1']),
+    ]);
+    expect(codes).toStrictEqual([0, 0]);
+    const entries = parse(readFileSync(path, 'utf8')).entries;
+    expect(entries.map((e) => e.fingerprint).sort()).toStrictEqual(
+      [fingerprintOf(f1 as Finding), fingerprintOf(f2 as Finding)].sort(),
+    );
+    // Whoever wrote second found both covered: it says so, and never "Added".
+    const said = [a.stderr.text, b.stderr.text];
+    expect(said.filter((t) => t.includes('Added 2 entries'))).toHaveLength(1);
+    expect(
+      said.filter((t) =>
+        /fnd_1 is already ignored[\s\S]*fnd_2 is already ignored|fnd_2 is already ignored[\s\S]*fnd_1 is already ignored/.test(
+          t,
+        ),
+      ),
+    ).toHaveLength(1);
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 });
 

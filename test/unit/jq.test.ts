@@ -1,11 +1,16 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ExitError, UsageError } from '../../src/core/errors.js';
+import { main } from '../../src/cli.js';
+import { ExitError, InterruptedError, UsageError } from '../../src/core/errors.js';
 import { IO } from '../../src/core/io.js';
 import { JqProgram } from '../../src/jq/engine.js';
 import { jqOptions } from '../../src/jq/flags.js';
 import { joinPairs } from '../../bin/argv.cjs';
-import { JqRunError, installJq, jqMode, type JqMode } from '../../src/jq/stage.js';
+import { INTERRUPT_GRACE_MS, JqRunError, installJq, jqMode, type JqMode } from '../../src/jq/stage.js';
 import { Collect } from '../helpers/streams.js';
 
 function makeIO(tty = false) {
@@ -139,13 +144,16 @@ describe('--jq stage', () => {
       ['null', 1],
       ['1, false', 1],
       ['false, 0', 0],
-      ['empty', 1],
+      ['empty', 4],
       ['"x"', 0],
     ] as const) {
       const r = await run(filter, 'json', ['[]\n'], { exitStatus: true });
       if (code === 0) expect(r.error, filter).toBeUndefined();
-      else expect((r.error as ExitError).exitCode, filter).toBe(1);
+      else expect((r.error as ExitError).exitCode, filter).toBe(code);
     }
+    // No result at all is exit 4, as jq -e (ndjson too).
+    const none = await run('select(.x)', 'ndjson', ['{"a":1}\n{"a":2}\n'], { exitStatus: true });
+    expect((none.error as ExitError).exitCode).toBe(4);
     // Without the flag, false is just a result.
     expect((await run('false', 'json', ['[]\n'])).error).toBeUndefined();
   });
@@ -163,14 +171,13 @@ describe('--jq stage', () => {
     expect('error' in folded && folded.error).toMatch(/^jq stopped/);
     const compiled = await JqProgram.compile('. as $n | "x" * ($n * 1e9) | length', []);
     if (!('program' in compiled)) throw new Error(compiled.error);
-    const r = compiled.program.run('1');
+    const r = await compiled.program.run('1');
     expect(r.error?.message).toMatch(/^jq stopped/);
-    await compiled.program.ready();
     const again = await JqProgram.compile('.a + 1', []);
     if (!('program' in again)) throw new Error(again.error);
-    expect(again.program.run('{"a":41}').results).toEqual(['42']);
+    expect((await again.program.run('{"a":41}')).results).toEqual(['42']);
     // The program that aborted runs again on its new instance.
-    expect(compiled.program.run('0').results).toEqual(['0']);
+    expect((await compiled.program.run('0')).results).toEqual(['0']);
   }, 60_000);
 });
 
@@ -189,11 +196,205 @@ describe('--jq stage: naming the item', () => {
     expect((multi.error as Error).message).toContain('at item 2, id "b"');
   });
 
-  it('halt_error stops with its message, after the results before it', async () => {
+  it('halt_error stops with its message on stderr as it is, after the results before it, with exit 5 or its code', async () => {
     const r = await run('if .v == 2 then "stop\\n" | halt_error else .v end', 'ndjson', [
       '{"v":1}\n{"v":2}\n{"v":3}\n',
     ]);
     expect(r.out).toBe('1\n');
-    expect((r.error as Error).message).toBe('jq: stop');
+    expect(r.err).toBe('stop\n');
+    expect((r.error as ExitError).exitCode).toBe(5);
+    const json = await run('.[] | if . == 3 then {at: .} | halt_error(7) else . end', 'json', [
+      '[1,2,3,4]\n',
+    ]);
+    expect(json.out).toBe('1\n2\n');
+    expect(json.err).toBe('{"at":3}\n');
+    expect((json.error as ExitError).exitCode).toBe(7);
+    // halt_error(0): its message, and exit 0.
+    const zero = await run('"bye" | halt_error(0)', 'json', ['[]\n']);
+    expect([zero.err, zero.error]).toStrictEqual(['bye\n', undefined]);
+  });
+
+  it("error(null) and error({…}) name the item, never jq's own location", async () => {
+    const r = await run('if .v == 2 then error(null) else .v end', 'ndjson', [
+      '{"id":"a","v":1}\n{"id":"b","v":2}\n',
+    ]);
+    expect(r.out).toBe('1\n');
+    expect((r.error as Error).message).toBe('jq: null (not a string) (at item 2, id "b")');
+    const obj = await run('.[] | error({why: .})', 'json', ['["x"]\n']);
+    expect((obj.error as Error).message).toBe('jq: {"why":"x"} (not a string) (in the JSON document)');
+    for (const e of [r.error, obj.error]) expect((e as Error).message).not.toMatch(/stdin|\(at \//);
+  });
+});
+
+describe('--jq is jq: compared with the jq binary', () => {
+  async function ours(filter: string, input: string, env?: NodeJS.ProcessEnv) {
+    const { io, stdout, stderr } = makeIO();
+    let code = 0;
+    try {
+      const stage = await installJq(io, { filter, varFlags: [], exitStatus: false }, 'json', undefined, env);
+      io.out(input);
+      await stage.end();
+    } catch (err) {
+      code = err instanceof ExitError ? err.exitCode : err instanceof UsageError ? 2 : 1;
+    }
+    await io.finishOutput();
+    return { code, out: stdout.text, err: stderr.text };
+  }
+
+  it("$ENV and env are the environment cssctl was given; a program's own $ENV or env still wins", async () => {
+    const env = { CSSCTL_JQ_TEST: 'from the shell', HOME: '/home/someone' };
+    expect((await ours('[$ENV.CSSCTL_JQ_TEST, env.HOME, ($ENV | length)]', 'null\n', env)).out).toBe(
+      '["from the shell","/home/someone",2]\n',
+    );
+    expect((await ours('{"HOME": 1} as $ENV | $ENV.HOME', 'null\n', env)).out).toBe('1\n');
+    expect((await ours('def env: "mine"; env', 'null\n', env)).out).toBe('mine\n');
+    // Lines are the program's own: $__loc__, and a compile error's line and column.
+    expect((await ours('$__loc__', 'null\n', env)).out).toBe('{"file":"<top-level>","line":1}\n');
+  });
+
+  // Debian's jq (1.6 on this machine's distribution) as the reference, where installed.
+  const jqBinary = (() => {
+    try {
+      return execFileSync('jq', ['--version'], { encoding: 'utf8' }).trim();
+    } catch {
+      return undefined;
+    }
+  })();
+  it.skipIf(!jqBinary)('exit codes and stderr of halt_error, as the jq binary gives them', async () => {
+    const cases: [string, string][] = [
+      ['halt_error', '"x\\n"'],
+      ['halt_error', '{"id":"x"}'],
+      ['"bye" | halt_error(3)', '1'],
+      ['"gone\\n" | halt_error(1)', '1'],
+      ['halt_error(0)', '"fine"'],
+      ['.[] | if . > 1 then halt_error(9) else . end', '[1,2,3]'],
+    ];
+    for (const [filter, input] of cases) {
+      const real = spawnSync('jq', ['-c', filter], { input: `${input}\n`, encoding: 'utf8' });
+      const r = await ours(filter, `${input}\n`, {});
+      expect(r.code, filter).toBe(real.status);
+      expect(r.out, filter).toBe(real.stdout);
+      // jq prints a string as it is and a value as JSON; cssctl ends the message's line.
+      expect(r.err, filter).toBe(real.stderr.endsWith('\n') ? real.stderr : `${real.stderr}\n`);
+    }
+    const env = { CSSCTL_JQ_TEST: 'same' };
+    const real = spawnSync('jq', ['-c', '[$ENV.CSSCTL_JQ_TEST, env.CSSCTL_JQ_TEST]'], {
+      input: 'null\n',
+      encoding: 'utf8',
+      env,
+    });
+    expect((await ours('[$ENV.CSSCTL_JQ_TEST, env.CSSCTL_JQ_TEST]', 'null\n', env)).out).toBe(real.stdout);
+    // jq -e with no result at all.
+    const none = spawnSync('jq', ['-e', 'empty'], { input: '1\n' });
+    expect(none.status).toBe(4);
+  });
+});
+
+describe('--jq: a program that never ends', () => {
+  // jq runs in a thread of its own: the command's signal (Ctrl-C, SIGTERM) ends it whatever the program does.
+  it.each([
+    ['last(range(1e12))', 'json'],
+    ['def f: f; f', 'json'],
+    ['repeat(1)', 'ndjson'],
+    ['.id as $x | last(range(1e12)) | $x', 'ndjson'],
+  ] as const)(
+    '%s (-o %s) is ended by the signal, with an interruption (exit 130)',
+    async (filter, mode) => {
+      const { io, stdout } = makeIO();
+      const controller = new AbortController();
+      const stage = await installJq(io, { filter, varFlags: [], exitStatus: false }, mode, controller.signal);
+      io.outBatched(mode === 'json' ? '[{"id":"a"}]\n' : '{"id":"a"}\n{"id":"b"}\n');
+      io.flushOut();
+      const ended = stage.end();
+      const caught = ended.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const at = performance.now();
+      controller.abort();
+      const err = await caught;
+      expect(err).toBeInstanceOf(InterruptedError);
+      expect(performance.now() - at).toBeLessThan(INTERRUPT_GRACE_MS + 1_000);
+      expect(stdout.text).toBe('');
+      // The next command in this process gets a fresh jq.
+      const next = await run('.[0].id', 'json', ['[{"id":"z"}]\n']);
+      expect(next.out).toBe('z\n');
+    },
+    20_000,
+  );
+
+  it('-o ndjson: after the signal, the rows already handed to jq are still filtered and printed', async () => {
+    const { io, stdout } = makeIO();
+    const controller = new AbortController();
+    const stage = await installJq(
+      io,
+      { filter: '.id', varFlags: [], exitStatus: false },
+      'ndjson',
+      controller.signal,
+    );
+    io.outBatched('{"id":"a"}\n{"id":"b"}\n');
+    io.flushOut();
+    controller.abort();
+    stage.abandon();
+    expect(await io.finishOutput()).toBeUndefined();
+    expect(stdout.text).toBe('a\nb\n');
+  });
+
+  it('the compile check is ended by the signal too', async () => {
+    const { io } = makeIO();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      installJq(io, { filter: '.', varFlags: [], exitStatus: false }, 'json', controller.signal),
+    ).rejects.toBeInstanceOf(InterruptedError);
+  });
+});
+
+describe('--jq: how errors are printed', () => {
+  // --jq implies -o json for what the filter reads; errors follow what the user asked for.
+  async function cli(argv: string[], saved?: object) {
+    const dir = mkdtempSync(join(tmpdir(), 'cssctl-jq-errors-'));
+    try {
+      if (saved) writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: saved } }));
+      const stdout = new Collect();
+      const stderr = new Collect();
+      const code = await main({
+        argv,
+        env: { CSSCTL_CONFIG_DIR: dir, CSSCTL_CREDENTIAL_STORE: 'file' },
+        streams: { stdin: new PassThrough(), stdout, stderr },
+      });
+      return { code, out: stdout.text, err: stderr.text };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('a filter that does not compile: an error line without -o json; JSON with -o json, --json or a saved json output', async () => {
+    for (const argv of [
+      ['connections', 'list', '--jq', '.a |'],
+      ['--jq', '.[] | ascii(', 'findings', 'list'],
+      ['api', '/connections', '--jq', '$nope'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err, argv.join(' ')).toMatch(/^error: --jq: .+\n$/);
+      expect(r.out).toBe('');
+    }
+    for (const [argv, saved] of [
+      [['connections', 'list', '--jq', '.a |', '-o', 'json'], undefined],
+      [['connections', 'list', '--jq', '.a |', '--json'], undefined],
+      [['connections', 'list', '--jq', '.a |', '-o', 'ndjson'], undefined],
+      [['connections', 'list', '--jq', '.a |'], { output: 'json' }],
+    ] as const) {
+      const r = await cli([...argv], saved);
+      expect(r.code, argv.join(' ')).toBe(2);
+      const e = JSON.parse(r.err) as { error: { detail: string; exit_code: number } };
+      expect(e.error.detail).toMatch(/^--jq: syntax error/);
+      expect(e.error.exit_code).toBe(2);
+    }
+    // A usage error of the companions too.
+    const stray = await cli(['connections', 'list', '--jq-exit-status']);
+    expect(stray.err).toBe('error: --jq-exit-status needs --jq <filter>\n');
   });
 });

@@ -52,6 +52,22 @@ describe('findings list (verb)', () => {
     expect(w.stdout.text).toBe('');
   });
 
+  it('a 404 whose detail does not name the scan is reported naming the scan the user typed', async () => {
+    const w = verbWorld([
+      json({ total: 0, findings: [] }),
+      json({ detail: 'scan not found', code: 'not_found' }, 404),
+    ]);
+    expect(await w.run(list, { scan: 'scan-nope' })).toBe(5);
+    expect(w.stderr.text).toBe('error: scan "scan-nope" not found\n');
+    // Any other detail is kept, after the id; a detail that names it already is left as it is.
+    const other = verbWorld([json({ detail: 'not accessible in this workspace' }, 404)]);
+    expect(await other.run(wait, {}, ['scn_x'])).toBe(5);
+    expect(other.stderr.text).toContain('error: scan "scn_x": not accessible in this workspace');
+    const named = verbWorld([json({ total: 0, findings: [] }), json({ detail: 'no scan scn_y here' }, 404)]);
+    expect(await named.run(list, { scan: 'scn_y' })).toBe(5);
+    expect(named.stderr.text).toBe('error: no scan scn_y here\n');
+  });
+
   it('--scan with an empty answer for a scan that exists: an empty list', async () => {
     const w = verbWorld([json({ total: 0, findings: [] }), json(scan({ total_findings: 0 }))], {
       output: 'json',

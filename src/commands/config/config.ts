@@ -9,6 +9,7 @@ import {
 import { UsageError } from '../../core/errors.js';
 import { list as listOutput, record, text, type Result } from '../../report/result.js';
 import type { StoreKind } from '../../core/credentials.js';
+import { settingsLenient } from '../shared/default-profile.js';
 
 function key(raw: string | undefined): ConfigKey {
   const k = (raw ?? '').trim().toLowerCase().replace(/-/g, '_');
@@ -23,7 +24,8 @@ function key(raw: string | undefined): ConfigKey {
  * a broken profile can be inspected and fixed.
  */
 export async function list(ctx: Context): Promise<Result> {
-  const s = await ctx.settings();
+  // A default_profile that chooses no profile is shown as the problem it is, with its fix (§6).
+  const s = settingsLenient(ctx);
   const output = s.outputOr('table');
   const shown = (k: ConfigKey): string => {
     if (!s.problem(k)) return s.values[k] ?? '';

@@ -1,11 +1,13 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getFinding } from '../../api/findings.js';
+import type { Finding } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
-import { CliError, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/files.js';
+import { withPathLock } from '../../core/lock.js';
 import { fingerprintOf } from '../../report/fingerprint.js';
-import { appendEntries, parseExpires, type NewEntry } from '../../report/ignore/append.js';
+import { appendEntries, checkAppendable, parseExpires, type NewEntry } from '../../report/ignore/append.js';
 import {
   IGNORE_FILE_NAME,
   displayPath,
@@ -59,43 +61,59 @@ export async function ignore(
   const path = targetPath(ctx, opts, cwd);
   const display = displayPath(path, cwd);
   const before = exists(path) ? readIgnoreText(path, display) : undefined;
-  const file =
-    before === undefined ? { path, display, entries: [] } : parseIgnoreText(before, path, display).file;
-  const rules = new IgnoreRules(file, ctx.clock.now());
+  // Before any request: the file must be one cssctl can append to (read, checked, a probe appended).
+  checkAppendable(before, display);
 
   const client = await ctx.api();
-  const added: NewEntry[] = [];
-  const fingerprints = new Set<string>();
-  for (const id of ids) {
-    const f = await getFinding(client, id);
-    const covered = rules.check(f).info;
-    if (covered) {
-      ctx.io.notice(
-        `finding ${id} is already ignored by ${covered.source} (${covered.reason}); no entry added`,
-      );
-      continue;
-    }
-    const fingerprint = fingerprintOf(f);
-    if (fingerprints.has(fingerprint)) continue;
-    fingerprints.add(fingerprint);
-    const where = [text(f.title), text(f.resource)].filter(Boolean).join(' — ');
-    added.push({ fingerprint, reason, expires, comment: `${where || `finding ${id}`} (finding ${id})` });
-  }
+  const found: { id: string; finding: Finding }[] = [];
+  for (const id of ids) found.push({ id, finding: await getFinding(client, id) });
+
+  // Read, check and write under a lock beside the file (the one config writes take, src/core/lock.ts): two
+  // cssctl adding at once each append to what the other wrote, and none says "Added" for an entry that another's
+  // rename then dropped. What changed while the service was asked is kept, and a finding that an entry added
+  // meanwhile covers gets no second one.
+  const added = await withPathLock(
+    path,
+    async () => {
+      const current = exists(path) ? readIgnoreText(path, display) : undefined;
+      const file =
+        current === undefined ? { path, display, entries: [] } : parseIgnoreText(current, path, display).file;
+      const rules = new IgnoreRules(file, ctx.clock.now());
+      const entries: NewEntry[] = [];
+      const fingerprints = new Set<string>();
+      for (const { id, finding: f } of found) {
+        const covered = rules.check(f).info;
+        if (covered) {
+          ctx.io.notice(
+            `finding ${id} is already ignored by ${covered.source} (${covered.reason}); no entry added`,
+          );
+          continue;
+        }
+        const fingerprint = fingerprintOf(f);
+        if (fingerprints.has(fingerprint)) continue;
+        fingerprints.add(fingerprint);
+        const where = [text(f.title), text(f.resource)].filter(Boolean).join(' — ');
+        entries.push({
+          fingerprint,
+          reason,
+          expires,
+          comment: `${where || `finding ${id}`} (finding ${id})`,
+        });
+      }
+      if (entries.length === 0) return entries;
+      const after = appendEntries(current, entries, display);
+      const mode = current === undefined ? 0o644 : statSync(path).mode & 0o777;
+      writeFileAtomic(path, after, mode);
+      return entries;
+    },
+    () => ctx.io.notice(`waiting for another cssctl to finish writing ${display}`),
+  );
   const result = (): Result => ({
     finish: async () => ({
       data: { file: display, expires, added: added.map((e) => e.fingerprint) },
     }),
   });
   if (added.length === 0) return result();
-  const after = appendEntries(before, added, display);
-  // The file must not have changed while cssctl asked the service: then its text is not the one appended to.
-  const now = exists(path) ? readIgnoreText(path, display) : undefined;
-  if (now !== before)
-    throw new CliError(
-      `${display} changed while cssctl was adding to it; nothing was written — run the command again`,
-    );
-  const mode = before === undefined ? 0o644 : statSync(path).mode & 0o777;
-  writeFileAtomic(path, after, mode);
   ctx.io.success(
     `Added ${added.length} entr${added.length === 1 ? 'y' : 'ies'} to ${display} (expires ${expires})`,
   );

@@ -89,7 +89,13 @@ function saveFolder(raw: string): string {
     // missing: created below
   }
   if (isDir === false) throw new UsageError(`--save ${clean(raw)} is not a folder`);
-  ensureDir(dir);
+  try {
+    ensureDir(dir);
+  } catch (err) {
+    // Exit 1 (the folder could not be made, as a report's file that cannot be written), naming the flag.
+    if (err instanceof CliError) throw new CliError(`--save: ${err.message}`, { cause: err });
+    throw err;
+  }
   return dir;
 }
 
@@ -193,7 +199,18 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<Result>
     try {
       yield* arrived.until(ctx.signal);
       // Stopped: the delivery in flight finishes (a forward may take up to --timeout; a second Ctrl-C ends at
-      // once, cli.ts), and is printed like the others.
+      // once, cli.ts, exit 130), and is printed like the others. The wait is said, with what it waits for: a
+      // target that never answers would otherwise hold the first Ctrl-C in silence.
+      const { requests, forwarding } = receiver.inFlight();
+      if (requests > 0) {
+        const what =
+          forwarding > 0
+            ? `${forwarding} deliver${forwarding === 1 ? 'y' : 'ies'} forwarded to ${redactUrl(forwardTo ?? '')}`
+            : `${requests} request${requests === 1 ? '' : 's'} in flight`;
+        io.notice(
+          `Stopping: waiting for ${what} to be answered (up to ${Math.ceil((timeoutMs + 1000) / 1000)} s); press Ctrl-C again to stop now`,
+        );
+      }
       await receiver.close(timeoutMs + 1000);
       closed = true;
       yield* arrived.left();

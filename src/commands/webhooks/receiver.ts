@@ -117,6 +117,8 @@ export interface Receiver {
   readonly url: string;
   /** Stops accepting, lets the deliveries in flight finish (up to `graceMs`), then closes every connection. */
   close(graceMs?: number): Promise<void>;
+  /** The requests being handled now, and how many of them wait for the forward target's answer. */
+  inFlight(): { requests: number; forwarding: number };
 }
 
 /** Starts listening; rejects with the listen error (EADDRINUSE…) and leaves nothing open behind. */
@@ -127,6 +129,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   // Saved once per run: a delivery saved and then not taken (the forward failed) is not saved again.
   const kept = new SeenBodies(opts.seenLimit);
   let active = 0;
+  let forwarding = 0;
   let stopping = false;
   let drained: (() => void) | undefined;
 
@@ -241,6 +244,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         return answer(res, 200, 'verified');
       }
       let result: ForwardResult;
+      forwarding++;
       try {
         result = await opts.forward(raw, {
           signature: signature as string,
@@ -250,6 +254,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         const error = err instanceof Error ? err.message : String(err);
         opts.onVerified({ delivery, raw, forwarded: { error }, ...extra });
         return answer(res, 502, 'the forward target could not be reached');
+      } finally {
+        forwarding--;
       }
       opts.onVerified({ delivery, raw, forwarded: result, ...extra });
       taken = result.status >= 200 && result.status < 300;
@@ -296,6 +302,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       })();
       return closing;
     },
+    inFlight: () => ({ requests: active, forwarding }),
   };
 }
 

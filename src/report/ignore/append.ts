@@ -3,6 +3,7 @@
 // text is inserted there, and the result is parsed and checked again before it is written (atomically).
 import { isSeq, isScalar, stringify, type Document } from 'yaml';
 import { UsageError } from '../../core/errors.js';
+import { terminalText } from '../../core/terminal-text.js';
 import { endOfDay, parseIgnoreText } from './file.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -44,11 +45,23 @@ function scalar(s: string): string {
   }).replace(/\n$/, '');
 }
 
+/**
+ * The comment line's text (a finding's title and resource, from the service): one line with no terminal control
+ * (C0, C1, DEL, escape sequences, bidirectional overrides), as tables show text (cli-contract.md §3), so `cat` or
+ * `git diff` of the committed file cannot drive a reviewer's terminal or reorder what they read; and nothing YAML
+ * refuses (other tools, PyYAML among them, reject a file with a control character even in a comment).
+ */
+export function commentText(text: string): string {
+  return terminalText(text)
+    .replace(/[\u2028\u2029]/g, ' ')
+    .replace(/[\ufffe\uffff]/g, '');
+}
+
 function render(entries: readonly NewEntry[], indent: string, eol = '\n'): string {
   return entries
     .map((e) =>
       [
-        `${indent}# ${e.comment.replace(/[\r\n\u2028\u2029]+/g, ' ')}`,
+        `${indent}# ${commentText(e.comment)}`,
         `${indent}- fingerprint: ${e.fingerprint}`,
         `${indent}  reason: ${scalar(e.reason)}`,
         `${indent}  expires: ${e.expires}`,
@@ -89,13 +102,39 @@ export function appendEntries(
     // New lines end as the file's do, so a CRLF file does not come back with mixed line endings.
     const eol = eolOf(text);
     out = insert(text, doc, entries, eol) ?? viaDocument(doc, entries, eol);
-    const after = parseIgnoreText(out, display, display).file;
+    let after;
+    try {
+      after = parseIgnoreText(out, display, display).file;
+    } catch (err) {
+      // The lines such an error names are those of a text never written: it is said as what it is.
+      throw cannotAppend(display, err);
+    }
     if (after.entries.length !== file.entries.length + entries.length)
-      throw new Error(`appending to ${display} did not give ${entries.length} more entries`);
+      throw cannotAppend(display, new Error(`it did not give ${entries.length} more entries`));
     return out;
   }
   parseIgnoreText(out, display, display);
   return out;
+}
+
+function cannotAppend(display: string, err: unknown): UsageError {
+  const why = (err instanceof Error ? err.message : String(err)).replace(`${display}:`, 'line ');
+  return new UsageError(`cssctl cannot append to the ignore list of ${display} (${why})`, {
+    hint: 'add the entry by hand, or write the list as a block list (ignore: followed by "- " items)',
+  });
+}
+
+/**
+ * Checks, before any request, that entries can be appended to `text` (the ignore file as it is; undefined when
+ * there is none): a bad file, or one whose list cssctl cannot extend, is exit 2 now, not after the service was
+ * asked. Nothing is written.
+ */
+export function checkAppendable(text: string | undefined, display: string): void {
+  appendEntries(
+    text,
+    [{ fingerprint: '0'.repeat(64), reason: 'check', expires: 'never', comment: 'check' }],
+    display,
+  );
 }
 
 function insert(text: string, doc: Document, entries: readonly NewEntry[], eol: string): string | undefined {
@@ -105,11 +144,20 @@ function insert(text: string, doc: Document, entries: readonly NewEntry[], eol: 
   if (pair === undefined) return `${withNewline(text)}ignore:${eol}${render(entries, '  ', eol)}`;
   const value = pair.value as import('yaml').Node | null;
   if (value === null || (isScalar(value) && value.value === null)) {
-    // `ignore:` with nothing after it: the entries go on the lines that follow.
+    // `ignore:` with nothing after it, or a null (`~`, `null`, `!!null`): the null's text is taken out, so the key
+    // has nothing after it (a comment stays), and the entries go on the lines that follow.
     const keyEnd = (pair.key as import('yaml').Node).range![1];
-    const lineEnd = text.indexOf('\n', keyEnd);
-    if (lineEnd < 0) return `${text}${eol}${render(entries, '  ', eol)}`;
-    return `${text.slice(0, lineEnd + 1)}${render(entries, '  ', eol)}${text.slice(lineEnd + 1)}`;
+    const colon = text.indexOf(':', keyEnd);
+    const end = value?.range?.[1] ?? colon + 1;
+    // From the colon, so a tag or an anchor before the null goes with it; a comment keeps a space before it.
+    const rest = text.slice(end);
+    const bare =
+      text.slice(colon + 1, end).trim() === ''
+        ? text
+        : `${text.slice(0, colon + 1)}${rest.startsWith('#') ? ' ' : ''}${rest}`;
+    const lineEnd = bare.indexOf('\n', colon);
+    if (lineEnd < 0) return `${bare}${eol}${render(entries, '  ', eol)}`;
+    return `${bare.slice(0, lineEnd + 1)}${render(entries, '  ', eol)}${bare.slice(lineEnd + 1)}`;
   }
   if (!isSeq(value) || value.flow || value.items.length === 0) return undefined;
   const first = value.items[0] as import('yaml').Node;
@@ -131,7 +179,7 @@ function viaDocument(doc: Document, entries: readonly NewEntry[], eol: string): 
   list.flow = false;
   for (const e of entries) {
     const node = doc.createNode({ fingerprint: e.fingerprint, reason: e.reason, expires: e.expires });
-    node.commentBefore = ` ${e.comment.replace(/[\r\n\u2028\u2029]+/g, ' ')}`;
+    node.commentBefore = ` ${commentText(e.comment)}`;
     list.items.push(node);
   }
   const out = doc.toString({ lineWidth: 0 });

@@ -25,18 +25,56 @@ export function ignoredOf(f: unknown): IgnoredInfo | undefined {
   return f !== null && typeof f === 'object' ? (f as { [IGNORED]?: IgnoredInfo })[IGNORED] : undefined;
 }
 
-/** `*` any run of characters, `?` one; everything else literal. */
-export function globRegExp(glob: string): RegExp {
-  const body = glob
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '[\\s\\S]*')
-    .replace(/\?/g, '[\\s\\S]');
-  return new RegExp(`^${body}$`);
+/**
+ * A glob's matcher: `*` any run of characters (none too), `?` exactly one character (a code point: an emoji is
+ * one), everything else literal, anchored at both ends. Linear in the text for a given glob, never a regular
+ * expression: resource names come from the service (outsiders can choose them), and `[\s\S]*` per star
+ * backtracks exponentially in the number of stars (`*-*-*-*-*-*-*-*-*-q` against 40 dashed parts ran for
+ * seconds, deaf to Ctrl-C). The glob is cut at its stars: the first piece must start the text, the last must
+ * end it, and each piece between is taken at its leftmost place after the one before — leftmost is never
+ * wrong, since a star can take whatever a later choice would have left.
+ */
+export function globMatcher(glob: string): (text: string) => boolean {
+  const pieces = glob.split('*').map((p) => Array.from(p));
+  const [first, ...rest] = pieces as [string[], ...string[][]];
+  if (rest.length === 0) {
+    return (text) => {
+      const t = Array.from(text);
+      return t.length === first.length && pieceAt(first, t, 0);
+    };
+  }
+  const last = rest.pop()!;
+  const middle = rest.filter((p) => p.length > 0);
+  const fixed = first.length + last.length;
+  return (text) => {
+    const t = Array.from(text);
+    if (t.length < fixed || !pieceAt(first, t, 0) || !pieceAt(last, t, t.length - last.length)) return false;
+    let at = first.length;
+    const end = t.length - last.length;
+    for (const piece of middle) {
+      const found = findPiece(piece, t, at, end);
+      if (found < 0) return false;
+      at = found + piece.length;
+    }
+    return true;
+  };
+}
+
+/** Whether `piece` (`?` any one character) matches `t` at `at`. */
+function pieceAt(piece: readonly string[], t: readonly string[], at: number): boolean {
+  for (let i = 0; i < piece.length; i++) if (piece[i] !== '?' && piece[i] !== t[at + i]) return false;
+  return true;
+}
+
+/** The leftmost place at or after `from` where `piece` matches and ends by `end`; -1 when none. */
+function findPiece(piece: readonly string[], t: readonly string[], from: number, end: number): number {
+  for (let at = from; at + piece.length <= end; at++) if (pieceAt(piece, t, at)) return at;
+  return -1;
 }
 
 interface Compiled {
   entry: IgnoreEntry;
-  resource?: RegExp;
+  resource?: (text: string) => boolean;
   matched: number;
   /** The connections on which a diff's base held this entry's finding and the head no longer does. */
   goneFrom: Set<string>;
@@ -72,7 +110,7 @@ export class IgnoreRules {
         entry,
         matched: 0,
         goneFrom: new Set(),
-        ...(entry.resource ? { resource: globRegExp(entry.resource) } : {}),
+        ...(entry.resource ? { resource: globMatcher(entry.resource) } : {}),
       };
       (entry.expiresAt < now ? this.expired : this.active).push(c);
     }
@@ -87,7 +125,7 @@ export class IgnoreRules {
     if (e.fingerprint !== undefined) return fp().startsWith(e.fingerprint);
     if (ruleIdOf(f) !== e.rule) return false;
     if (e.connection !== undefined && text(f.connection_alias) !== e.connection) return false;
-    return c.resource === undefined || c.resource.test(text(f.resource));
+    return c.resource === undefined || c.resource(text(f.resource));
   }
 
   /**
