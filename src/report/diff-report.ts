@@ -119,7 +119,7 @@ export async function reportDiff(
   const rules = opts.ignore;
   const keep = anyKeepsIgnored(opts.format, opts.reports, opts.showIgnored);
   async function* stream(): AsyncGenerator<DiffFinding> {
-    for await (let f of compare(base, head)) {
+    for await (let f of compare(base, head, { warn: (m) => ctx.io.warn(m) })) {
       const info = diffOf(f)!;
       // A finding the head no longer has: an entry naming it was about a connection this read covered.
       if (rules && info.state === 'fixed') rules.gone(f, info.fingerprint);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/api/findings-types.js';
 import { diff } from '../../src/commands/findings/diff.js';
 import { BaseIndex, compare, diffMeetsGate, diffOf, type DiffFinding } from '../../src/report/diff.js';
-import { fingerprintOf } from '../../src/report/fingerprint.js';
+import { GIVEN_FINGERPRINT, fingerprintOf } from '../../src/report/fingerprint.js';
 import { readFindingsFile } from '../../src/report/sources/file.js';
 import { finding, runReport } from '../helpers/report.js';
 import { json, verbWorld } from '../helpers/verb.js';
@@ -45,10 +45,11 @@ describe('diff: states', () => {
       [f('a1', 'high', 'x'), f('a2', 'low', 'y'), f('a3', 'medium', 'z')],
       [f('b1', 'critical', 'x'), f('b2', 'low', 'y'), f('b4', 'high', 'w')],
     );
+    // An updated finding comes after the others: its state waits for the end of the head.
     expect(out.map((x) => [x.id, x.state, x.previous_severity])).toStrictEqual([
-      ['b1', 'updated', 'high'],
       ['b2', 'unchanged', undefined],
       ['b4', 'new', undefined],
+      ['b1', 'updated', 'high'],
       ['a3', 'fixed', undefined],
     ]);
     expect(out[3]).toMatchObject({
@@ -57,9 +58,9 @@ describe('diff: states', () => {
       resource: 'z',
       fingerprint: fingerprintOf(out[3]!),
     });
-    expect(diffOf(out[0])?.state).toBe('updated');
+    expect(diffOf(out[2])?.state).toBe('updated');
     // The marker is not a field: json never shows it.
-    expect(Object.keys(out[0]!)).not.toContain('Symbol(cssctl.diff)');
+    expect(Object.keys(out[2]!)).not.toContain('Symbol(cssctl.diff)');
   });
 
   it('why a finding is new: new-rule, new-resource, other', async () => {
@@ -82,6 +83,73 @@ describe('diff: states', () => {
     expect(out.map((x) => x.state)).toStrictEqual(['unchanged', 'unchanged', 'fixed']);
     const more = await run([f('a1', 'high', 'x')], [f('b1', 'high', 'x'), f('b2', 'high', 'x')]);
     expect(more.map((x) => x.state)).toStrictEqual(['unchanged', 'new']);
+  });
+
+  it('a repeated fingerprint: equal severities pair first over the whole head, whatever its order', async () => {
+    // The review's case: base [critical X], head [low X, critical X] was a new critical (exit 10) only in
+    // that order.
+    for (const head of [
+      [f('b1', 'low', 'x'), f('b2', 'critical', 'x')],
+      [f('b2', 'critical', 'x'), f('b1', 'low', 'x')],
+    ]) {
+      const out = await run([f('a1', 'critical', 'x')], head);
+      expect(out.map((x) => [x.id, x.state]).sort()).toStrictEqual([
+        ['b1', 'new'],
+        ['b2', 'unchanged'],
+      ]);
+      expect(out.some((x) => diffMeetsGate(x, diffOf(x)!, 'critical'))).toBe(false);
+    }
+    // The rest pair most severe with most severe: base [critical, medium, low], head [info, high, low, info].
+    const out = await run(
+      [f('a1', 'critical', 'x'), f('a2', 'medium', 'x'), f('a3', 'low', 'x')],
+      [f('b1', 'info', 'x'), f('b2', 'high', 'x'), f('b3', 'low', 'x'), f('b4', 'info', 'x')],
+    );
+    expect(out.map((x) => [x.id, x.state, x.previous_severity]).sort()).toStrictEqual([
+      ['b1', 'updated', 'medium'],
+      ['b2', 'updated', 'critical'],
+      ['b3', 'unchanged', undefined],
+      ['b4', 'new', undefined],
+    ]);
+    expect(out.find((x) => x.id === 'b4')?.why).toBe('other');
+  });
+
+  it('held findings spill to a temporary file and come back whole (a SARIF fingerprint too)', async () => {
+    const index = new BaseIndex();
+    const base = Array.from({ length: 200 }, (_, i) => f(`a${i}`, 'critical', `r${i}`));
+    for (const x of base) index.add(x);
+    // As read from a SARIF log: the fingerprint is given (the resource there may be partial).
+    const head = base.map(
+      (x, i) =>
+        ({
+          ...x,
+          id: `b${i}`,
+          severity: 'low',
+          resource: `partial-${i}`,
+          description: 'é'.repeat(300),
+          [GIVEN_FINGERPRINT]: fingerprintOf(x),
+        }) as Finding,
+    );
+    const tmp = mkdtempSync(join(work, 'spill-'));
+    const out: DiffFinding[] = [];
+    const it = compare(
+      index,
+      (async function* () {
+        yield* head;
+      })(),
+      { spillBytes: 10_000, tmpDir: tmp },
+    );
+    for await (const x of it) {
+      out.push(x);
+      // Past 10 kB the held findings are in a file of a private folder.
+      if (out.length === 1) expect(readdirSync(tmp)).toHaveLength(1);
+    }
+    expect(readdirSync(tmp)).toHaveLength(0);
+    expect(out).toHaveLength(200);
+    expect(out.every((x) => x.state === 'updated' && x.previous_severity === 'critical')).toBe(true);
+    expect(out.map((x) => x.id)).toStrictEqual(head.map((x) => x.id));
+    expect(out[7]).toMatchObject({ ...head[7], fingerprint: fingerprintOf(base[7]!) });
+    // The ignore file matches on fingerprintOf: the given fingerprint came back with the finding.
+    expect(out.map((x) => fingerprintOf(x))).toStrictEqual(base.map((x) => fingerprintOf(x)));
   });
 
   it('--fail-on is met only by new findings at or above it, or updated ones that rose to it', () => {
@@ -117,7 +185,7 @@ describe('diff: properties', () => {
           const head = toFindings(h, 'h');
           const out = await run(base, head);
           const heads = out.filter((x) => x.state !== 'fixed');
-          expect(heads.map((x) => x.id)).toStrictEqual(head.map((x) => x.id));
+          expect(heads.map((x) => x.id).sort()).toStrictEqual(head.map((x) => x.id).sort());
           // Occurrence counting: per fingerprint, matched = min(base, head); fixed = base - matched.
           const count = (xs: Finding[]) => {
             const m = new Map<string, number>();
@@ -140,6 +208,49 @@ describe('diff: properties', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('diff: order does not matter', () => {
+  const arb = fc.record({
+    resource: fc.constantFrom('x', 'y'),
+    severity: fc.constantFrom('critical', 'high', 'medium', 'low', 'info', 'Severe'),
+  });
+  const findings = (xs: { resource: string; severity: string }[], prefix: string) =>
+    xs.map((x, i) =>
+      finding({ id: `${prefix}${i}`, rule_id: 'r1', resource: x.resource, severity: x.severity }),
+    );
+  /** What a diff says, whatever the order: per fingerprint and severity, the states (and previous severities). */
+  const outcome = (out: DiffFinding[]) =>
+    out
+      .map((x) => `${x.fingerprint.slice(0, 8)} ${x.severity} ${x.state} ${x.previous_severity ?? ''}`)
+      .sort();
+  const gate = (out: DiffFinding[], t: 'critical' | 'high' | 'medium' | 'low' | 'info') =>
+    out.filter((x) => diffMeetsGate(x, diffOf(x)!, t)).length;
+
+  it('the states and the gate are the same under any permutation of the head and of the base', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .array(arb, { maxLength: 12 })
+          .chain((b) =>
+            fc.tuple(fc.constant(b), fc.shuffledSubarray(b, { minLength: b.length, maxLength: b.length })),
+          ),
+        fc
+          .array(arb, { maxLength: 12 })
+          .chain((h) =>
+            fc.tuple(fc.constant(h), fc.shuffledSubarray(h, { minLength: h.length, maxLength: h.length })),
+          ),
+        async ([b1, b2], [h1, h2]) => {
+          const one = await run(findings(b1, 'b'), findings(h1, 'h'));
+          const two = await run(findings(b2, 'b'), findings(h2, 'h'));
+          expect(outcome(two)).toStrictEqual(outcome(one));
+          for (const t of ['critical', 'high', 'medium', 'low', 'info'] as const)
+            expect(gate(two, t)).toBe(gate(one, t));
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });
