@@ -271,6 +271,20 @@ class HeldFindings {
 }
 
 /**
+ * The fields cssctl itself adds to a finding it writes (a diff's state and why, the fingerprint, an ignore
+ * entry): a file that an earlier `findings diff` or `--show-ignored` wrote carries them, and they would
+ * otherwise stay on a finding they no longer describe (`previous_severity` on one that is now unchanged).
+ */
+const OWN_FIELDS = ['state', 'fingerprint', 'previous_severity', 'why', 'ignored'] as const;
+
+export function withoutOwnFields(f: Finding): Finding {
+  if (!OWN_FIELDS.some((k) => Object.hasOwn(f, k))) return f;
+  const out: Record<string | symbol, unknown> = { ...f };
+  for (const k of OWN_FIELDS) delete out[k];
+  return out as unknown as Finding;
+}
+
+/**
  * Streams the head through the base: each head finding annotated with its state as it passes, except those
  * whose state depends on the rest of the head (their fingerprint is in the base at another severity), which
  * follow once the head has ended; then every base occurrence left over, as fixed. The states do not depend on
@@ -285,7 +299,7 @@ export async function* compare(
   try {
     for await (const item of head) {
       if (item === null || typeof item !== 'object') continue;
-      const f = item;
+      const f = withoutOwnFields(item);
       const fingerprint = fingerprintOf(f);
       const info = base.match(f, fingerprint);
       if (info) yield annotate(f, info);

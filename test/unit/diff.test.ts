@@ -152,6 +152,27 @@ describe('diff: states', () => {
     expect(out.map((x) => fingerprintOf(x))).toStrictEqual(base.map((x) => fingerprintOf(x)));
   });
 
+  it('an earlier diff as input: its state, why, previous_severity and ignored fields are not carried over', async () => {
+    const earlier = {
+      ...f('b1', 'low', 'x'),
+      state: 'updated',
+      previous_severity: 'high',
+      why: 'new-rule',
+      fingerprint: 'stale',
+      ignored: { reason: 'r', expires: 'never', source: 'x:1' },
+    };
+    const [same] = await run([f('a1', 'low', 'x')], [earlier]);
+    expect(same).toStrictEqual({
+      ...f('b1', 'low', 'x'),
+      state: 'unchanged',
+      fingerprint: fingerprintOf(earlier),
+    });
+    const [fresh] = await run([], [{ ...earlier, severity: 'critical', why: 'other' }]);
+    expect(fresh).toMatchObject({ state: 'new', why: 'new-rule' });
+    expect(fresh).not.toHaveProperty('previous_severity');
+    expect(fresh).not.toHaveProperty('ignored');
+  });
+
   it('--fail-on is met only by new findings at or above it, or updated ones that rose to it', () => {
     const g = (severity: string, info: Parameters<typeof diffMeetsGate>[1]) =>
       diffMeetsGate(finding({ id: 'x', severity }), info, 'high');
