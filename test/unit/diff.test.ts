@@ -9,6 +9,7 @@ import { diff } from '../../src/commands/findings/diff.js';
 import { BaseIndex, compare, diffMeetsGate, diffOf, type DiffFinding } from '../../src/report/diff.js';
 import { GIVEN_FINGERPRINT, fingerprintOf } from '../../src/report/fingerprint.js';
 import { readFindingsFile } from '../../src/report/sources/file.js';
+import { UsageError } from '../../src/core/errors.js';
 import { finding, runReport } from '../helpers/report.js';
 import { json, verbWorld } from '../helpers/verb.js';
 import { sarif } from '../../src/report/formats/sarif.js';
@@ -312,6 +313,84 @@ describe('diff: files', () => {
     expect(() => readFindingsFile(fifo)).toThrow('not a regular file');
   });
 
+  it('a SARIF log of the wrong shape: exit 2 naming the file and what is wrong, never a TypeError', async () => {
+    const { out } = await runReport(sarif, [f('a', 'high', 'x'), f('b', 'low', 'y')]);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- spoiling a parsed log anywhere
+    type Log = { runs: Record<string, any>[] };
+    const cases: [string, (log: Log) => void, string][] = [
+      ['results-null', (l) => (l.runs[0]!.results = [null]), 'runs[0].results[0] is null, not an object'],
+      ['results-5', (l) => (l.runs[0]!.results = 5), 'runs[0].results is a number (5), not a list'],
+      [
+        'rules-5',
+        (l) => (l.runs[0]!.tool.driver.rules = 5),
+        'runs[0].tool.driver.rules is a number (5), not a list',
+      ],
+      [
+        'rules-null',
+        (l) => (l.runs[0]!.tool.driver.rules = [null]),
+        'runs[0].tool.driver.rules[0] is null, not an object',
+      ],
+      ['run-null', (l) => (l.runs = [null as never]), 'runs[0] is null, not an object'],
+      ['driver-list', (l) => (l.runs[0]!.tool.driver = []), 'runs[0].tool.driver is a list, not an object'],
+      [
+        'hashes-5',
+        (l) => (l.runs[0]!.results[1].partialFingerprints = 5),
+        'runs[0].results[1].partialFingerprints is a number (5)',
+      ],
+      [
+        'locations-str',
+        (l) => (l.runs[0]!.results[0].locations = 'x'),
+        'runs[0].results[0].locations is a string ("x"), not a list',
+      ],
+      [
+        'logical-null',
+        (l) => (l.runs[0]!.results[0].locations[0].logicalLocations = [null]),
+        'runs[0].results[0].locations[0].logicalLocations[0] is null',
+      ],
+      [
+        'resource-object',
+        (l) => (l.runs[0]!.results[0].locations[0].logicalLocations[0].fullyQualifiedName = {}),
+        'fullyQualifiedName is an object, not a string',
+      ],
+      [
+        'ruleid-5',
+        (l) => (l.runs[0]!.results[0].ruleId = 5),
+        'runs[0].results[0].ruleId is a number (5), not a string',
+      ],
+      [
+        'title-list',
+        (l) => (l.runs[0]!.tool.driver.rules[0].shortDescription = [1]),
+        'shortDescription is a list, not an object',
+      ],
+    ];
+    for (const [name, spoil, message] of cases) {
+      const log = JSON.parse(out) as Log;
+      spoil(log);
+      const path = file(`spoilt-${name}.sarif`, JSON.stringify(log, null, 2));
+      const err = await read(path).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err, name).toBeInstanceOf(UsageError);
+      expect((err as Error).message, name).toContain(`${path}: `);
+      expect((err as Error).message, name).toContain(message);
+    }
+    // Through the verb, as a base and as a head: exit 2 naming the file, before any request.
+    const log = JSON.parse(out) as Log;
+    log.runs[0]!.results = [null];
+    const spoilt = file('spoilt.sarif', JSON.stringify(log));
+    const good = file('good.ndjson', ndjson([f('a', 'high', 'x')]));
+    for (const [base, head] of [
+      [spoilt, good],
+      [good, spoilt],
+    ] as const) {
+      const w = verbWorld([]);
+      expect(await w.run(diff, { base, head, ignore: false })).toBe(2);
+      expect(w.stderr.text).toContain(`error: ${spoilt}: runs[0].results[0] is null, not an object`);
+      expect(w.stderr.text).not.toMatch(/Cannot read|not iterable/);
+    }
+  });
+
   it('a list answer of the service saved on one line is not one finding; a UTF-8 byte order mark is no error', async () => {
     // `cssctl api /findings | jq -c . > base.json`: one line, one object, no finding's fields.
     const answer = file('answer.json', JSON.stringify({ total: 1, findings: [f('a', 'high', 'x')] }) + '\n');
@@ -478,6 +557,25 @@ describe('findings diff (verb)', () => {
       'no completed scan of connection prod before scn_2: every finding is new',
     );
     expect(JSON.parse(w.stdout.text)).toMatchObject({ state: 'new' });
+  });
+
+  it('a head file is checked whole at the door: a bad last line is exit 2 before any request, nothing written', async () => {
+    const nd = (xs: Finding[]) => xs.map((x) => JSON.stringify(x)).join('\n') + '\n';
+    const many = Array.from({ length: 300 }, (_, i) => f(`h${i}`, 'high', `r${i}`));
+    for (const [name, text, where] of [
+      ['late.ndjson', `${nd(many)}{"id": oops}\n`, ':301: not a JSON value'],
+      ['late.json', `${JSON.stringify([...many, 5], null, 2)}\n`, ': item 301 is not a finding'],
+    ] as const) {
+      const head = file(name, text);
+      for (const output of ['ndjson', 'json', 'table']) {
+        // As a head against a scan base: no request is sent, no finding written.
+        const w = verbWorld([], { output });
+        expect(await w.run(diff, { base: 'scn_1', head, ignore: false })).toBe(2);
+        expect(w.stderr.text).toContain(`${head}${where}`);
+        expect(w.requests()).toStrictEqual([]);
+        expect(w.stdout.text).toBe('');
+      }
+    }
   });
 
   it('a bad base file is exit 2 before any request', async () => {

@@ -27,7 +27,7 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
     ].filter(Boolean);
     if (needsWait.length > 0) throw new UsageError(`${needsWait.join(', ')} needs --wait`);
   }
-  const prepared = opts.wait ? prepareReport(ctx, opts) : {};
+  const prepared = opts.wait ? await prepareReport(ctx, opts) : {};
   const client = await ctx.api();
   const scan = await createScan(client, alias);
   ctx.io.success(`Started scan ${scan.scan_id} of connection ${scan.connection_alias ?? alias}`);
