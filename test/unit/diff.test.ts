@@ -396,7 +396,7 @@ describe('diff: files', () => {
     const answer = file('answer.json', JSON.stringify({ total: 1, findings: [f('a', 'high', 'x')] }) + '\n');
     await expect(read(answer)).rejects.toThrow(`${answer}:1: not a finding: an object with no id`);
     const wrapped = file('wrapped.json', JSON.stringify([{ items: [] }]));
-    await expect(read(wrapped)).rejects.toThrow(`${wrapped}: item 1 is not a finding: it has no id`);
+    await expect(read(wrapped)).rejects.toThrow(`${wrapped}:1: item 1 is not a finding: it has no id`);
     // PowerShell's and some editors' UTF-8 files start with a BOM: each kind of file reads as without one.
     const fs = [f('a', 'high', 'x'), f('b', 'low', 'y')];
     expect(await read(file('bom.json', `\uFEFF${JSON.stringify(fs, null, 2)}`))).toStrictEqual(fs);
@@ -564,7 +564,7 @@ describe('findings diff (verb)', () => {
     const many = Array.from({ length: 300 }, (_, i) => f(`h${i}`, 'high', `r${i}`));
     for (const [name, text, where] of [
       ['late.ndjson', `${nd(many)}{"id": oops}\n`, ':301: not a JSON value'],
-      ['late.json', `${JSON.stringify([...many, 5], null, 2)}\n`, ': item 301 is not a finding'],
+      ['late.json', `${JSON.stringify([...many, 5], null, 2)}\n`, ':3002: item 301 is not a finding'],
     ] as const) {
       const head = file(name, text);
       for (const output of ['ndjson', 'json', 'table']) {

@@ -7,6 +7,7 @@ import type { Finding } from '../../api/findings-types.js';
 import { UsageError } from '../../core/errors.js';
 import { GIVEN_FINGERPRINT } from '../fingerprint.js';
 import { jsonErrorLine } from './json-error.js';
+import { ArrayTextError, arrayElements, elementErrorLine } from './json-array.js';
 
 /** A value names a file when it contains `/` or ends in .json, .ndjson or .sarif. */
 export function isFileRef(value: string): boolean {
@@ -18,6 +19,9 @@ function bad(path: string, line: number | undefined, what: string): UsageError {
     hint: 'give a file that findings list -o json or -o ndjson wrote, or a SARIF log cssctl wrote',
   });
 }
+
+/** The largest SARIF log read (whole). */
+const MAX_DOCUMENT = 256 * 2 ** 20;
 
 /** A UTF-8 byte order mark, which some editors and shells (PowerShell) put at the start of a file they write. */
 const BOM = /^\uFEFF/;
@@ -69,8 +73,8 @@ function checkFile(path: string): void {
 }
 
 /**
- * Checks the file and gives its findings as a stream: ndjson is read line by line (memory stays flat); a
- * JSON array or a SARIF log is parsed whole. Each item must be an object.
+ * Checks the file and gives its findings as a stream: ndjson line by line and a JSON array element by element
+ * (memory stays flat); a SARIF log is parsed whole. Each item must be an object.
  */
 export function readFindingsFile(path: string): AsyncIterable<Finding> {
   checkFile(path);
@@ -124,6 +128,14 @@ export function readFindingsFile(path: string): AsyncIterable<Finding> {
       }
       if (buffered) {
         lines.close();
+        // A SARIF log is one document, read whole; cssctl writes at most 25,000 results into one, far below
+        // this. Past it, the text could not even be one string (V8's limit is ~512 MiB).
+        if (statSync(path).size > MAX_DOCUMENT)
+          throw bad(
+            path,
+            1,
+            `a JSON document over several lines larger than ${MAX_DOCUMENT / 2 ** 20} MiB (not a SARIF log cssctl wrote); give a JSON array or ndjson`,
+          );
         const { readFileSync } = await import('node:fs');
         const textAll = readFileSync(path, 'utf8').replace(BOM, '');
         let doc: unknown;
@@ -139,27 +151,30 @@ export function readFindingsFile(path: string): AsyncIterable<Finding> {
   };
 }
 
+/** A JSON array of findings, read element by element (json-array.ts): memory stays flat in the file's size. */
 async function* jsonArray(path: string): AsyncGenerator<Finding> {
-  const { readFileSync } = await import('node:fs');
-  const textAll = readFileSync(path, 'utf8').replace(BOM, '');
-  let doc: unknown;
+  const chunks = createReadStream(path, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
   try {
-    doc = JSON.parse(textAll);
+    for await (const element of arrayElements(chunks)) {
+      let f: unknown;
+      try {
+        f = JSON.parse(element.text);
+      } catch {
+        throw bad(path, elementErrorLine(element), 'not valid JSON');
+      }
+      if (!looksLikeFinding(f as object))
+        throw bad(
+          path,
+          element.line,
+          `item ${element.index} is not a finding: it has no id, title, resource or fingerprint`,
+        );
+      yield f as Finding;
+    }
   } catch (err) {
-    throw bad(path, lineOf(textAll, err), 'not valid JSON');
-  }
-  if (!Array.isArray(doc)) throw bad(path, 1, 'not a JSON array of findings');
-  for (let i = 0; i < doc.length; i++) {
-    const f: unknown = doc[i];
-    if (f === null || typeof f !== 'object' || Array.isArray(f))
-      throw bad(path, undefined, `item ${i + 1} is not a finding (an object)`);
-    if (!looksLikeFinding(f))
-      throw bad(
-        path,
-        undefined,
-        `item ${i + 1} is not a finding: it has no id, title, resource or fingerprint`,
-      );
-    yield f as Finding;
+    if (err instanceof ArrayTextError) throw bad(path, err.line, err.message);
+    throw err;
+  } finally {
+    chunks.destroy();
   }
 }
 
