@@ -88,8 +88,10 @@ export interface Formatter<T> {
   /**
    * After the last item, and also when the stream stopped early (Ctrl-C, an error), with `complete: false`.
    * Flushes whatever the formatter holds and closes the document, so that everything written is well-formed.
+   * `failed`: stopped by an error, not by Ctrl-C — a document that cannot say it is incomplete (a json array)
+   * is then left open, so what was written never passes for the whole answer.
    */
-  end(info: { complete: boolean; count: number }): void | Promise<void>;
+  end(info: { complete: boolean; count: number; failed?: boolean }): void | Promise<void>;
 }
 
 export type FormatterFactory<T> = (ctx: FormatterContext<T>) => Formatter<T>;

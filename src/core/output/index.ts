@@ -64,8 +64,9 @@ export interface ListOutput<T> {
 
 /**
  * Writes a list in the chosen format from one item stream; returns how many items were written. The
- * formatter is closed whether the stream ends or stops (so json stays one valid array and a table writes the
- * rows it held); after Ctrl-C the error names the command that resumes.
+ * formatter is closed whether the stream ends or stops (so after Ctrl-C json stays one valid array and a table
+ * writes the rows it held; after an error json is left open, never passing for the whole list); after Ctrl-C
+ * the error names the command that resumes.
  */
 export async function writeList<T>(
   io: IO,
@@ -113,9 +114,9 @@ export async function writeList<T>(
       }
     }
   } catch (err) {
-    await formatter?.end({ complete: false, count });
-    io.flushOut(); // what was written goes out before the error or the resume hint
     const interrupted = err instanceof InterruptedError || out.signal?.aborted === true;
+    await formatter?.end({ complete: false, count, failed: !interrupted });
+    io.flushOut(); // what was written goes out before the error or the resume hint
     const resume = interrupted ? source.resume?.() : undefined;
     if (resume) throw new InterruptedError(`interrupted; resume with: ${resume}`);
     throw err;

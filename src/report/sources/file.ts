@@ -5,6 +5,7 @@ import { closeSync, constants, createReadStream, openSync, readSync, statSync } 
 import { createInterface } from 'node:readline';
 import type { Finding } from '../../api/findings-types.js';
 import { UsageError } from '../../core/errors.js';
+import { nestsDeeperThan, tooDeep } from '../../core/json-depth.js';
 import { GIVEN_FINGERPRINT } from '../fingerprint.js';
 import { jsonErrorLine } from './json-error.js';
 import { ArrayTextError, arrayElements, elementErrorLine } from './json-array.js';
@@ -101,6 +102,7 @@ export function readFindingsFile(path: string): AsyncIterable<Finding> {
           buffered.push(line);
           continue;
         }
+        if (nestsDeeperThan(line)) throw bad(path, n, `the line ${tooDeep()}`);
         let value: unknown;
         try {
           value = JSON.parse(line);

@@ -3,6 +3,7 @@
 // be read whole). Only the array's own punctuation is scanned here — where each element starts and ends — and
 // each element's text is parsed by JSON.parse, the same parser that reads ndjson lines and the service's answers,
 // so a finding reads the same whichever way it came (numbers, escapes, duplicate keys, `__proto__`).
+import { MAX_JSON_DEPTH, tooDeep } from '../../core/json-depth.js';
 import { jsonErrorLine } from './json-error.js';
 
 /** One element of the array: its text, its number (1-based) and the line it starts on. */
@@ -27,6 +28,8 @@ export class ArrayTextError extends Error {
 export interface ArrayLimits {
   /** The longest element, in characters (default 64 Mi: the service's answers are at most 64 MiB whole). */
   maxElement?: number;
+  /** The deepest nesting of an element (default MAX_JSON_DEPTH; the array itself is not counted). */
+  maxDepth?: number;
 }
 
 const DEFAULT_MAX_ELEMENT = 64 * 1024 * 1024;
@@ -75,7 +78,7 @@ function startsValue(c: number): boolean {
 /**
  * The elements of a JSON array given as text chunks (a UTF-8 decoded file stream), each as the text of one
  * object. Anything else — text around the array, a missing comma, an element that is not an object, an element
- * longer than `maxElement`, an array that never closes — throws an
+ * longer than `maxElement` or nested deeper than `maxDepth`, an array that never closes — throws an
  * ArrayTextError naming the line. The element texts are not parsed here: the caller parses them (and reports a
  * bad one at `line` + its own line).
  */
@@ -84,6 +87,7 @@ export async function* arrayElements(
   limits: ArrayLimits = {},
 ): AsyncGenerator<ArrayElement> {
   const maxElement = limits.maxElement ?? DEFAULT_MAX_ELEMENT;
+  const maxDepth = limits.maxDepth ?? MAX_JSON_DEPTH;
   let at = At.Start as At;
   let line = 1;
   let index = 0;
@@ -117,8 +121,9 @@ export async function* arrayElements(
           continue;
         }
         if (c === QUOTE) inString = true;
-        else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
-        else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+          if (++depth > maxDepth) fail(`item ${index} ${tooDeep(maxDepth)}`, line, index);
+        } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
           if (--depth === 0) {
             const tail = chunk.slice(begin, i + 1);
             const text = pieces.length === 0 ? tail : pieces.join('') + tail;
