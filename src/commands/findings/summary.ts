@@ -96,11 +96,14 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<void>
   }
   const io = ctx.io;
   const columns = (io.stdout as { columns?: number }).columns;
+  // Widths as the tables measure them: East Asian wide characters take two columns.
+  const { default: utils } = await import('cli-table3/src/utils.js');
   ctx.io.out(
     renderSummary(result, {
       width: io.stdoutIsTTY && columns ? columns : 80,
       unicode: isUtf8Locale(ctx.env),
       color: io.color,
+      text: { width: (t) => utils.strlen(t), cut: (t, w) => utils.truncate(t, w) },
     }),
   );
   await said();
