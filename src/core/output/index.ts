@@ -8,7 +8,7 @@ import { csv } from './csv.js';
 import { json } from './json.js';
 import { ndjson } from './ndjson.js';
 import { unofferedFormat, type Offer } from './offer.js';
-import { PIPE_CELL_WIDTH, table } from './table.js';
+import { PIPE_CELL_WIDTH, shortTime, table } from './table.js';
 
 export type { Column, PageInfo } from '../format.js';
 export { LIST_OFFER, STANDARD_FORMATS, WIDE_LIST_OFFER, unofferedFormat, type Offer } from './offer.js';
@@ -126,6 +126,15 @@ export async function writeList<T>(
   io.flushOut();
   return count;
 }
+/**
+ * Whether a record's field holds a time: its key ends in `_at`, as the service names them (`created_at`,
+ * `started_at`, `completed_at`, `expires_at`). A table shows it as a list table shows a `time` column: local
+ * `2026-11-26 16:34` (shortTime); `-o wide` and the other formats keep the service's text.
+ */
+export function isTimeKey(key: string): boolean {
+  return key.endsWith('_at');
+}
+
 /** A single record: key/value lines for a table, the object itself otherwise. */
 export async function writeObject(
   io: IO,
@@ -149,7 +158,8 @@ export async function writeObject(
       );
       return;
     }
-    case 'table': {
+    case 'table':
+    case 'wide': {
       // Keys come from the service too: sanitised like the values.
       const rows = (fields ?? Object.keys(obj).map((k) => [k, k] as [string, string])).map(
         ([label, key]) => [terminalText(label), key] as const,
@@ -161,14 +171,14 @@ export async function writeObject(
       for (const [label, key] of rows) {
         const v = obj[key];
         if (v === undefined || v === null || v === '') continue;
-        const text = utils.truncate(terminalText(valueText(v)), room);
+        const shown = terminalText(valueText(v));
+        const text = utils.truncate(format === 'table' && isTimeKey(key) ? shortTime(shown) : shown, room);
         io.out(`${io.color.bold(label + ' '.repeat(width - utils.strlen(label)))}  ${text}\n`);
       }
       return;
     }
     default:
-      // wide, or a report format saved in the profile (an -o flag was checked before): a record shows as a
-      // table.
+      // A report format saved in the profile (an -o flag was checked before): a record shows as a table.
       return writeObject(io, 'table', obj, fields);
   }
 }
