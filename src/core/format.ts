@@ -66,6 +66,8 @@ export interface ReportAbout {
 export interface LeftOut {
   count: number;
   why: string;
+  /** Called once the table's hint has said it, so that the stage does not say it again in a line of its own. */
+  told?: () => void;
 }
 
 /** A single page of a longer list: it started at `offset` of `total` items. */

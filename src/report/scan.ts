@@ -221,6 +221,7 @@ async function reportByReading(
     for await (const f of source) void f;
   }
   if (report === undefined) await writeSummary(ctx, r);
+  if (rules && rules.ignored > 0) rules.countTold(); // the summary line below says it
   await reportIgnore(ctx, rules, {
     format: report,
     complete: true,
@@ -240,7 +241,9 @@ async function reportByReading(
   const counted = tally.counts;
   const total = SEVERITIES.reduce((a, s) => a + counted[s], 0) + tally.other;
   let line = `Scan ${scan.scan_id} ${scan.status}: ${total} findings (${SEVERITIES.map((s) => `${counted[s]} ${s}`).join(', ')})`;
-  if (rules) line += `; ${rules.ignored} ignored by ${rules.file.display}`;
+  // One line says how many were ignored — this one, and only when some were (reportIgnore was told above).
+  if (rules && rules.ignored > 0)
+    line += `; ${rules.ignored} ignored by ${rules.file.display} (--no-ignore to show them)`;
   if (gate && !gate.met) line += `; none at or above ${gate.threshold}`;
   if (r.elapsedMs >= 1000) line += `; waited ${formatWait(r.elapsedMs)}`;
   ctx.io.success(line);

@@ -218,6 +218,7 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
             ? `Read ${range}: ${fmt(count)} shown, ${fmt(left.count)} ${left.why} — use --all or ${next}`
             : `Showing ${range} — use --all or ${next}`,
         );
+        left?.told?.();
       }
     },
   };
