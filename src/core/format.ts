@@ -46,6 +46,8 @@ export interface FormatterContext<T> {
   wide?: boolean;
   /** The columns were chosen with `--columns`: shown as asked, none left out. */
   chosen?: boolean;
+  /** The command takes `--columns`: a table that leaves columns out on a narrow terminal names it. */
+  columnsOption?: boolean;
   /** What is reported, for reports that say so (html). */
   about?: ReportAbout;
 }

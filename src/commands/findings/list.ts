@@ -38,6 +38,7 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
     outputFile: opts.outputFile,
     reports: opts.report,
     chosenColumns: opts.columns,
+    columnsOption: true,
     showIgnored: opts.showIgnored,
     about: {
       workspace: (await ctx.settings()).workspace,

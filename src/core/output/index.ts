@@ -51,6 +51,8 @@ export interface ListOutput<T> {
   columns: Column<T>[];
   /** The columns were chosen with --columns (selectColumns): all shown, in that order. */
   chosen?: boolean;
+  /** The command takes --columns (the hint about columns left out names it). */
+  columnsOption?: boolean;
   /** The noun for "No connections found." */
   noun: string;
   /** The formats to choose from (default: table, json, ndjson, csv). */
@@ -86,6 +88,7 @@ export async function writeList<T>(
       write: (s) => io.outBatched(s),
       columns: out.columns,
       chosen: out.chosen,
+      columnsOption: out.columnsOption,
       noun: out.noun,
       page: source.page ? () => source.page!() : undefined,
       leftOut: source.leftOut ? () => source.leftOut!() : undefined,

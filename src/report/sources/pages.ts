@@ -148,5 +148,9 @@ export async function writePages<T>(
   spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>,
   out: ListOutput<T>,
 ): Promise<void> {
-  await writeList(ctx.io, objectsOnly(ctx.io, pagesSource(ctx, opts, spec, out.noun)), out);
+  // Every list command takes --columns (addListOptions).
+  await writeList(ctx.io, objectsOnly(ctx.io, pagesSource(ctx, opts, spec, out.noun)), {
+    ...out,
+    columnsOption: true,
+  });
 }
