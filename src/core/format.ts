@@ -24,6 +24,11 @@ export interface Column<T> {
   min?: number;
   /** An ISO timestamp: `2025-11-25 08:41` (local time) in a table; as the service gave it otherwise. */
   time?: boolean;
+  /**
+   * What a table shows in the cell when it differs from `value`, which csv writes (`3.7` for a risk score
+   * of 3.7 or 3.70; `—` for the counts of a scan that failed). Undefined: the value.
+   */
+  tableValue?: (item: T) => unknown;
 }
 
 /** What a formatter may use. `write` is stdout (data only); messages go through `io` to stderr. */

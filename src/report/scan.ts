@@ -12,7 +12,7 @@ import { ExitCode, ExitError } from '../core/errors.js';
 import type { ApiClient } from '../core/http/client.js';
 import { writeObject } from '../core/output/index.js';
 import { SEVERITIES } from '../api/findings-types.js';
-import { scanFields } from './scan-fields.js';
+import { scanFields, scanShown } from './scan-fields.js';
 import { findingColumnsShowingIgnored } from './columns.js';
 import { exportFindings, type ReportSpec } from './exporter.js';
 import {
@@ -253,7 +253,8 @@ async function reportByReading(
 
 /** The scan summary in a standard format: on stdout, or atomically in --output-file. */
 async function writeSummary(ctx: Context, r: ScanReport): Promise<void> {
-  const record = r.scan as Record<string, unknown>;
+  // A table shows a failed scan's counts as — and the risk with one decimal, as scans list does.
+  const record = r.format === 'table' ? scanShown(r.scan) : (r.scan as Record<string, unknown>);
   if (r.outputFile === undefined) {
     await writeObject(ctx.io, r.format, record, scanFields);
     return;

@@ -2,7 +2,7 @@ import { createScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat, writeObject } from '../../core/output/index.js';
-import { scanFields } from '../../report/scan-fields.js';
+import { scanFields, scanShown } from '../../report/scan-fields.js';
 import { SCAN_REPORT_OFFER, isReportFormat } from '../../report/registry.js';
 import { prepareReport, waitAndReport, waitCommand, type WaitOptions } from './wait.js';
 
@@ -32,7 +32,12 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
   const scan = await createScan(client, alias);
   ctx.io.success(`Started scan ${scan.scan_id} of connection ${scan.connection_alias ?? alias}`);
   if (!opts.wait) {
-    await writeObject(ctx.io, format, scan as Record<string, unknown>, scanFields);
+    await writeObject(
+      ctx.io,
+      format,
+      format === 'table' ? scanShown(scan) : (scan as Record<string, unknown>),
+      scanFields,
+    );
     ctx.io.hint(`Follow it with: ${waitCommand(['scans', 'wait', scan.scan_id], scan.scan_id)}`);
     return;
   }

@@ -1,7 +1,7 @@
 import { getScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { LIST_OFFER, chooseFormat, writeObject } from '../../core/output/index.js';
-import { scanFields } from '../../report/scan-fields.js';
+import { scanFields, scanShown } from '../../report/scan-fields.js';
 import { scanIdArg } from './wait.js';
 
 export async function get(ctx: Context, _opts: object, args: string[]): Promise<void> {
@@ -9,5 +9,6 @@ export async function get(ctx: Context, _opts: object, args: string[]): Promise<
   const format = chooseFormat(await ctx.settings(), LIST_OFFER, 'scans get');
   const client = await ctx.api();
   const scan = await getScan(client, id);
-  await writeObject(ctx.io, format, scan as Record<string, unknown>, scanFields);
+  const shown = format === 'table' ? scanShown(scan) : (scan as Record<string, unknown>);
+  await writeObject(ctx.io, format, shown, scanFields);
 }

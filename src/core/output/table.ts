@@ -1,7 +1,7 @@
 import type { Column, Formatter, FormatterContext } from '../format.js';
 import type { IO } from '../io.js';
 import { terminalText } from '../terminal-text.js';
-import { cellText } from './cells.js';
+import { cellText, valueText } from './cells.js';
 
 /** Rows are written in batches: the first fixes the columns and their widths, so memory stays flat. */
 export const TABLE_BATCH = 100;
@@ -137,7 +137,11 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
         ctx.chosen || ((ctx.wide || !c.wide) && (!c.optional || items.some((i) => cellText(c, i) !== ''))),
     );
     const cell = (c: Column<T>, item: T) => {
-      const text = terminalText(cellText(c, item));
+      const shown =
+        c.tableValue && item !== null && typeof item === 'object'
+          ? valueText(c.tableValue(item))
+          : cellText(c, item);
+      const text = terminalText(shown);
       return c.time && !ctx.wide ? shortTime(text) : text;
     };
     let rows = items.map((item) => cols!.map((c) => cell(c, item)));
