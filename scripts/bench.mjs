@@ -24,6 +24,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, homedir, tmpdir } from 'node:os';
@@ -763,6 +764,45 @@ async function reportBaselines() {
     row('findings list --all -o ndjson     ', mib(exp.rssKiB), `${(exp.wall / 1000).toFixed(2)} s`);
     row('findings diff (two sets, ndjson)  ', mib(diff.rssKiB), `${(diff.wall / 1000).toFixed(2)} s`);
     row(`diff peak / export peak: ${ratio.toFixed(2)}× (target ≤ 2×)`, mark(ratio <= 2));
+
+    // A JSON-array head (as `findings list --all -o json` writes it) is read element by element: the peak does
+    // not grow with the file (issue 28 #11; past ~512 MiB it could not be read at all when it was read whole).
+    // The base is small here, so what is measured is the head's reading.
+    const smallBase = join(work, 'small-base.ndjson');
+    writeFileSync(smallBase, `${lines.slice(0, 1000).join('\n')}\n`);
+    const arrays = [1, 5].map((times) => {
+      const path = join(work, `head-${times}.json`);
+      const fd = openSync(path, 'w');
+      writeSync(fd, '[\n');
+      for (let t = 0; t < times; t++)
+        for (let i = 0; i < out.length; i += 1000) {
+          const part = out.slice(i, i + 1000).map((l) => (t === 0 ? l : l.replace('"id":"', `"id":"x${t}-`)));
+          writeSync(fd, `${t === 0 && i === 0 ? '  ' : ',\n  '}${part.join(',\n  ')}`);
+        }
+      writeSync(fd, '\n]\n');
+      closeSync(fd);
+      const r = runNode(
+        [bin, 'findings', 'diff', '--base', smallBase, '--head', path, '-o', 'ndjson', '-q'],
+        env,
+        {
+          stdoutFile: 'ignore',
+        },
+      );
+      const size = statSync(path).size;
+      rmSync(path);
+      return { size, ...r };
+    });
+    for (const a of arrays)
+      row(
+        `findings diff --head <JSON array of ${(a.size / 2 ** 20).toFixed(0)} MiB>`,
+        mib(a.rssKiB),
+        `${(a.wall / 1000).toFixed(2)} s`,
+      );
+    const growth = arrays[1].rssKiB / arrays[0].rssKiB;
+    row(
+      `JSON-array head, 5× the file: ${growth.toFixed(2)}× the peak (target ≤ 1.2×: flat)`,
+      mark(growth <= 1.2),
+    );
 
     const requests = (stderr) => stderr.split('\n').filter((l) => /\bGET\b.*\/findings/.test(l)).length;
     const one = runNode([bin, 'findings', 'list', '--all', '-o', 'ndjson', '--verbose'], env, {

@@ -1,6 +1,8 @@
 // Prints the closing "N passed, N failed" line from vitest's JSON report (argv[2]) and the unhandled errors
 // written by scripts/vitest-unhandled.mjs (argv[3]). A test file that could not run, or an unhandled error
-// (which may have hidden a failure), counts as a failure and is named. Exit 1 when anything failed.
+// (which may have hidden a failure), counts as a failure and is named. Skipped tests are named too, with why
+// and how to run them (the `skip` a test or its suite gives in its meta: test/helpers/skip.ts). Exit 1 when
+// anything failed.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -41,6 +43,24 @@ for (const file of report.testResults ?? []) {
     );
 }
 for (const p of problems) console.log(p);
+
+// Skipped tests, by file and reason: what did not run is never only a number.
+const skippedBy = new Map();
+for (const file of report.testResults ?? [])
+  for (const t of file.assertionResults ?? []) {
+    if (!['skipped', 'pending', 'todo'].includes(t.status)) continue;
+    const why =
+      t.meta?.skip ?? (t.status === 'todo' ? 'a todo' : 'no reason given (see the skip in that file)');
+    const key = `${relative(process.cwd(), file.name)}\u0000${why}`;
+    if (!skippedBy.has(key)) skippedBy.set(key, []);
+    skippedBy.get(key).push(t.fullName || t.title);
+  }
+for (const [key, names] of skippedBy) {
+  const [file, why] = key.split('\u0000');
+  console.log(`skipped ${names.length} in ${file}: ${why}`);
+  for (const name of names.slice(0, 5)) console.log(`  - ${name}`);
+  if (names.length > 5) console.log(`  - and ${names.length - 5} more`);
+}
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 const failed = (report.numFailedTests ?? 0) + problems.length;
 const unhandledCount = Array.isArray(unhandled) ? unhandled.length : 0;

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import type { Clock } from './core/clock.js';
 import type { Context } from './core/context.js';
 import { ProcessContext } from './core/process-context.js';
@@ -108,6 +108,28 @@ function globalOptions(): Option[] {
 }
 
 /**
+ * Help lists a command's subcommands first, then its options: `cssctl findings --help` leads with its five
+ * verbs, not with the fifteen global options every command shares (as gh puts its commands before its
+ * flags). Commander's own text, its sections reordered: they are separated by blank lines and start with a
+ * heading such as `Commands:`.
+ */
+export function commandsFirst(text: string): string {
+  const blocks = text.replace(/\n+$/, '').split('\n\n');
+  const commands = blocks.findIndex((b) => b.startsWith('Commands:'));
+  const first = blocks.findIndex((b) => /^(Arguments|Options|Global Options):/.test(b));
+  if (commands < 0 || first < 0 || commands < first) return text;
+  const [moved] = blocks.splice(commands, 1);
+  blocks.splice(first, 0, moved!);
+  return `${blocks.join('\n\n')}\n`;
+}
+
+const HELP = {
+  showGlobalOptions: true,
+  formatHelp: (cmd: Command, helper: Help) =>
+    commandsFirst(Help.prototype.formatHelp.call(helper, cmd, helper)),
+};
+
+/**
  * The command tree. With `argv`, a command word that names one of the tree's nouns (or top-level verbs)
  * registers that one only: the rest of the tree would be built for nothing (~5 ms of a request command's
  * start-up). Help, completion and anything unknown get the whole tree, so the root help, the completion
@@ -124,7 +146,7 @@ export function buildProgram(
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp(HELP)
     .showSuggestionAfterError(true);
   for (const option of globalOptions()) program.addOption(option);
   program.configureOutput({
@@ -145,7 +167,7 @@ export function buildProgram(
     cmd.configureOutput(program.configureOutput());
     cmd.showSuggestionAfterError(true);
     cmd.helpCommand(false);
-    cmd.configureHelp({ showGlobalOptions: true });
+    cmd.configureHelp(HELP);
     cmd.commands.forEach(configure);
   };
   program.commands.forEach(configure);

@@ -61,6 +61,7 @@ async function write(ctx: Context, o: Output): Promise<void> {
         format: o.format,
         columns: o.columns,
         chosen: o.chosen,
+        columnsOption: o.columnsOption,
         noun: o.noun,
         formats,
         signal: ctx.signal,
@@ -76,11 +77,14 @@ async function write(ctx: Context, o: Output): Promise<void> {
         return;
       }
       const columns = (io.stdout as { columns?: number }).columns;
+      // Widths as the tables measure them: East Asian wide characters take two columns.
+      const { default: utils } = await import('cli-table3/src/utils.js');
       io.out(
         renderSummary(o.value, {
           width: io.stdoutIsTTY && columns ? columns : 80,
           unicode: isUtf8Locale(ctx.env),
           color: io.color,
+          text: { width: (t) => utils.strlen(t), cut: (t, w) => utils.truncate(t, w) },
         }),
       );
       return;

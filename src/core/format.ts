@@ -24,6 +24,11 @@ export interface Column<T> {
   min?: number;
   /** An ISO timestamp: `2025-11-25 08:41` (local time) in a table; as the service gave it otherwise. */
   time?: boolean;
+  /**
+   * What a table shows in the cell when it differs from `value`, which csv writes (`3.7` for a risk score
+   * of 3.7 or 3.70; `—` for the counts of a scan that failed). Undefined: the value.
+   */
+  tableValue?: (item: T) => unknown;
 }
 
 /** What a formatter may use. `write` is stdout (data only); messages go through `io` to stderr. */
@@ -46,6 +51,8 @@ export interface FormatterContext<T> {
   wide?: boolean;
   /** The columns were chosen with `--columns`: shown as asked, none left out. */
   chosen?: boolean;
+  /** The command takes `--columns`: a table that leaves columns out on a narrow terminal names it. */
+  columnsOption?: boolean;
   /** What is reported, for reports that say so (html). */
   about?: ReportAbout;
 }
@@ -66,6 +73,8 @@ export interface ReportAbout {
 export interface LeftOut {
   count: number;
   why: string;
+  /** Called once the table's hint has said it, so that the stage does not say it again in a line of its own. */
+  told?: () => void;
 }
 
 /** A single page of a longer list: it started at `offset` of `total` items. */
@@ -88,8 +97,10 @@ export interface Formatter<T> {
   /**
    * After the last item, and also when the stream stopped early (Ctrl-C, an error), with `complete: false`.
    * Flushes whatever the formatter holds and closes the document, so that everything written is well-formed.
+   * `failed`: stopped by an error, not by Ctrl-C — a document that cannot say it is incomplete (a json array)
+   * is then left open, so what was written never passes for the whole answer.
    */
-  end(info: { complete: boolean; count: number }): void | Promise<void>;
+  end(info: { complete: boolean; count: number; failed?: boolean }): void | Promise<void>;
 }
 
 export type FormatterFactory<T> = (ctx: FormatterContext<T>) => Formatter<T>;

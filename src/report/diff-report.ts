@@ -5,7 +5,7 @@ import type { Finding, Severity } from '../api/findings-types.js';
 import type { Context } from '../core/context.js';
 import type { Column, ReportAbout } from '../core/format.js';
 import type { ListSource } from '../core/output/index.js';
-import { findingColumns, ignoredColumn } from './columns.js';
+import { findingColumns as baseFindingColumns, ignoredColumn } from './columns.js';
 import { BaseIndex, DIFF, DiffCounts, compare, diffOf, type DiffFinding, type DiffState } from './diff.js';
 import type { ExportOptions, ReportSpec } from './exporter.js';
 import { anyKeepsIgnored } from './ignore/index.js';
@@ -50,6 +50,13 @@ const STATE_ORDER: Record<DiffState, number> = { new: 0, updated: 1, fixed: 2, u
  */
 export function diffColumns(format: string, showIgnored = false): Column<Finding>[] {
   const ignored = showIgnored ? [ignoredColumn] : [];
+  // A fixed finding is shown with the base's data, whose status (`open`) no longer describes it: a table
+  // shows — there (STATE says fixed); csv and json keep the base's data as it was.
+  const findingColumns = baseFindingColumns.map((c) =>
+    c.header === 'STATUS'
+      ? { ...c, tableValue: (f: Finding) => (diffOf(f)?.state === 'fixed' ? '—' : f.status) }
+      : c,
+  );
   const state: Column<Finding> = {
     header: 'STATE',
     value: (f) => diffOf(f)?.state,
@@ -130,7 +137,7 @@ export function diffReport(
   let finished = false;
   async function* stream(): AsyncGenerator<DiffFinding> {
     started = true;
-    for await (let f of compare(base, head)) {
+    for await (let f of compare(base, head, { warn: (m) => ctx.io.warn(m) })) {
       const info = diffOf(f)!;
       // A finding the head no longer has: an entry naming it was about a connection this read covered.
       if (rules && info.state === 'fixed') rules.gone(f, info.fingerprint);

@@ -29,6 +29,8 @@ export interface ExportOptions {
   columns?: (format: string) => Column<Finding>[];
   /** `--columns`: the names asked for, applied to stdout's table/wide/csv (checked before any request). */
   chosenColumns?: string;
+  /** The command takes `--columns` (findings list; not findings diff or a scan report). */
+  columnsOption?: boolean;
   /** What is reported, for a report's header (html). */
   about?: ReportAbout;
   /**
@@ -76,6 +78,7 @@ export async function exportFindings(
       formats: { ...standardFormats<Finding>(), ...(await loadReportFormat(format)) },
       columns: columnsFor(format, true),
       chosen: opts.chosenColumns !== undefined,
+      columnsOption: opts.columnsOption,
       noun: 'findings',
       failOn: opts.failOn,
       signal: ctx.signal,
@@ -99,6 +102,7 @@ export async function exportFindings(
         write: file ? (s) => file.write(s) : base.write,
         columns: columnsFor(d.format, i === 0 && opts.format !== undefined),
         chosen: i === 0 && opts.format !== undefined && opts.chosenColumns !== undefined,
+        columnsOption: opts.columnsOption,
         about: opts.about,
         page: file ? undefined : base.page,
         leftOut: file ? undefined : base.leftOut,

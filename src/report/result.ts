@@ -49,6 +49,8 @@ export interface ListOutput<T = unknown> {
   columns: Column<T>[];
   /** --columns chose them: shown as asked. */
   chosen?: boolean;
+  /** The command takes --columns (the hint for hidden columns names it). */
+  columnsOption?: boolean;
   noun: string;
   formats?: Formats<T>;
   /**

@@ -1,5 +1,40 @@
 import type { Scan } from '../api/findings-types.js';
+import { isFailed } from '../api/scan-status.js';
 import type { Column } from '../core/format.js';
+
+function failed(s: Scan): boolean {
+  return typeof s.status === 'string' && isFailed(s.status);
+}
+
+/**
+ * How a table shows a scan's counts and risk: a failed scan has none (`—`, never `0`, which reads as a clean
+ * scan), and the risk score always with one decimal (`3.0`, `3.7`). csv and json keep the service's values.
+ */
+export function countShown(s: Scan, n: unknown): unknown {
+  return failed(s) ? '—' : n;
+}
+export function riskShown(s: Scan): unknown {
+  if (failed(s)) return '—';
+  return typeof s.risk_score === 'number' && Number.isFinite(s.risk_score)
+    ? s.risk_score.toFixed(1)
+    : s.risk_score;
+}
+
+/** A scan as a one-record table shows it (scans get, scans wait): the same counts and risk as the list. */
+export function scanShown(s: Scan): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...s, risk_score: riskShown(s) };
+  if (failed(s))
+    for (const k of [
+      'total_findings',
+      'critical_count',
+      'high_count',
+      'medium_count',
+      'low_count',
+      'info_count',
+    ])
+      out[k] = '—';
+  return out;
+}
 
 export function styleStatus(text: string, status: unknown, color: import('chalk').ChalkInstance): string {
   switch (String(status).toLowerCase()) {
@@ -27,9 +62,29 @@ export const scanColumns: Column<Scan>[] = [
     style: (t, s, color) => styleStatus(t, s.status, color),
     keep: true,
   },
-  { header: 'FINDINGS', value: (s) => s.total_findings, optional: true, keep: true },
-  { header: 'CRITICAL', value: (s) => s.critical_count, optional: true, keep: true, drop: 1 },
-  { header: 'RISK', value: (s) => s.risk_score, optional: true, keep: true, drop: 2 },
+  {
+    header: 'FINDINGS',
+    value: (s) => s.total_findings,
+    tableValue: (s) => countShown(s, s.total_findings),
+    optional: true,
+    keep: true,
+  },
+  {
+    header: 'CRITICAL',
+    value: (s) => s.critical_count,
+    tableValue: (s) => countShown(s, s.critical_count),
+    optional: true,
+    keep: true,
+    drop: 1,
+  },
+  {
+    header: 'RISK',
+    value: (s) => s.risk_score,
+    tableValue: riskShown,
+    optional: true,
+    keep: true,
+    drop: 2,
+  },
   { header: 'CREATED', value: (s) => s.created_at, optional: true, keep: true, time: true },
 ];
 

@@ -31,7 +31,7 @@ import {
 import { anyKeepsIgnored, reportIgnore } from './ignore/index.js';
 import { applyIgnore, ignoredOf, type IgnoreRules } from './ignore/stage.js';
 import { isReportFormat } from './registry.js';
-import { scanFields } from './scan-fields.js';
+import { scanFields, scanShown } from './scan-fields.js';
 import { countFindings } from './sources/count.js';
 import { scanFindings } from './sources/findings.js';
 import { loadBase, type Ref } from './sources/refs.js';
@@ -108,7 +108,8 @@ export async function scanReport(ctx: Context, client: ApiClient, r: ScanReport)
   if (report === undefined)
     output.push({
       kind: 'record',
-      value: scan as Record<string, unknown>,
+      // A table shows a failed scan's counts as — and the risk with one decimal, as scans list does.
+      value: r.format === 'table' ? scanShown(scan) : (scan as Record<string, unknown>),
       format: r.format,
       fields: scanFields,
       outputFile: r.outputFile,
@@ -125,6 +126,9 @@ async function conclude(
 ): Promise<Outcome> {
   const { scan, failed } = r;
   const c = await reading.conclude();
+  // One line says how many were ignored — the summary line below, and only when some were.
+  if (!failed && r.ignore && r.ignore.ignored > 0 && c.more.some((m) => m.includes('ignored by')))
+    r.ignore.countTold();
   const text = failed
     ? undefined
     : await reportIgnore(ctx, r.ignore, {
@@ -276,7 +280,10 @@ function readOnce(
         gate: r.failOn ? gateTally.gate(r.failOn) : undefined,
         counts: counted.counts,
         total,
-        more: rules && rules.ignored > 0 ? [`${rules.ignored} ignored by ${rules.file.display}`] : [],
+        more:
+          rules && rules.ignored > 0
+            ? [`${rules.ignored} ignored by ${rules.file.display} (--no-ignore to show them)`]
+            : [],
         ignored: rules?.ignoredByRank,
       };
     },

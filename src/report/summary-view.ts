@@ -70,7 +70,26 @@ export interface ViewOptions {
   width: number;
   unicode: boolean;
   color: ChalkInstance;
+  /** How wide text shows and how to cut it (cli-table3's, where East Asian wide characters count double). */
+  text?: TextWidth;
 }
+
+export interface TextWidth {
+  width(s: string): number;
+  /** `s` cut to at most `w` columns, ending in `…` when cut. */
+  cut(s: string, w: number): string;
+}
+
+/** One column per UTF-16 unit: enough for the ASCII the tests use. */
+const PLAIN: TextWidth = {
+  width: (s) => s.length,
+  cut: (s, w) => (s.length <= w ? s : `${s.slice(0, Math.max(0, w - 1))}…`),
+};
+
+/** A bar is never narrower than this while a key can be cut to make room for it. */
+const MIN_BAR = 10;
+/** Nor a key narrower than this (or its heading). */
+const MIN_KEY = 5;
 
 /** Severity column headings, shortened. */
 const SHORT: Record<string, string> = {
@@ -86,32 +105,41 @@ const SHORT: Record<string, string> = {
  * would repeat the count) and a bar whose length is the count's share of the largest, in the room left.
  */
 export function renderSummary(s: Summary, o: ViewOptions): string {
+  const t = o.text ?? PLAIN;
   const sevCols = s.by === 'severity' ? [] : severityColumns(s);
-  const keys = s.groups.map((g) => truncate(terminalText(g.key) || '(none)', 48));
+  const keys = s.groups.map((g) => t.cut(terminalText(g.key) || '(none)', 48));
   const head = s.by.toUpperCase();
-  const keyWidth = Math.max(head.length, 5, ...keys.map((k) => k.length));
   const countWidth = Math.max(5, ...s.groups.map((g) => fmt(g.count).length), fmt(s.total).length);
   const sevWidths = sevCols.map((c) =>
-    Math.max((SHORT[c] ?? c.toUpperCase()).length, ...s.groups.map((g) => fmt(g.by_severity[c] ?? 0).length)),
+    Math.max(
+      t.width(SHORT[c] ?? terminalText(c).toUpperCase()),
+      ...s.groups.map((g) => fmt(g.by_severity[c] ?? 0).length),
+    ),
   );
-  const fixed =
-    keyWidth + 2 + countWidth + 2 + sevWidths.reduce((n, w) => n + w + 1, 0) + (sevCols.length ? 1 : 0);
-  const barWidth = Math.max(o.width - fixed - 1, 10);
+  // What follows the key: the count and the severity columns. The key takes what it needs of the rest, but
+  // never so much that the bar gets less than MIN_BAR: a long key is cut, the bar is kept (one line a row).
+  const after = 2 + countWidth + 2 + sevWidths.reduce((n, w) => n + w + 1, 0) + (sevCols.length ? 1 : 0);
+  const room = o.width - 1 - after;
+  const minKey = Math.max(head.length, MIN_KEY);
+  const keyWidth = Math.min(
+    Math.max(minKey, ...keys.map((k) => t.width(k))),
+    Math.max(minKey, room - MIN_BAR),
+  );
+  const barWidth = Math.max(room - keyWidth, 1);
   const max = Math.max(1, ...s.groups.map((g) => g.count));
   const lines: string[] = [];
+  const pad = (text: string, w: number) => text + ' '.repeat(Math.max(0, w - t.width(text)));
   const sevHead = sevCols
     .map((c, i) => (SHORT[c] ?? terminalText(c).toUpperCase()).padStart(sevWidths[i]!))
     .join(' ');
   lines.push(
     o.color.bold(
-      `${head.padEnd(keyWidth)}  ${'COUNT'.padStart(countWidth)}  ${sevCols.length ? `${sevHead}  ` : ''}`.trimEnd(),
+      `${pad(t.cut(head, keyWidth), keyWidth)}  ${'COUNT'.padStart(countWidth)}  ${sevCols.length ? `${sevHead}  ` : ''}`.trimEnd(),
     ),
   );
   s.groups.forEach((g, i) => {
-    const key =
-      s.by === 'severity'
-        ? styleSeverity(keys[i]!.padEnd(keyWidth), g.key, o.color)
-        : keys[i]!.padEnd(keyWidth);
+    const shown = pad(t.cut(keys[i]!, keyWidth), keyWidth);
+    const key = s.by === 'severity' ? styleSeverity(shown, g.key, o.color) : shown;
     const sevs = sevCols.map((c, j) => {
       const n = g.by_severity[c] ?? 0;
       const cell = fmt(n).padStart(sevWidths[j]!);
@@ -122,7 +150,7 @@ export function renderSummary(s: Summary, o: ViewOptions): string {
       `${key}  ${fmt(g.count).padStart(countWidth)}  ${sevCols.length ? `${sevs.join(' ')}  ` : ''}${bar}`.trimEnd(),
     );
   });
-  lines.push(o.color.bold(`${'TOTAL'.padEnd(keyWidth)}  ${fmt(s.total).padStart(countWidth)}`));
+  lines.push(o.color.bold(`${pad('TOTAL', keyWidth)}  ${fmt(s.total).padStart(countWidth)}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -170,8 +198,4 @@ export function renderBar(g: SummaryGroup, by: SummaryBy, cells: number, o: View
 
 function fmt(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-function truncate(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }

@@ -372,11 +372,12 @@ describe('the ignore file', () => {
     expect(rows(first.stdout)).toHaveLength(2);
     expect(first.stderr).toMatch(
       new RegExp(
-        `Read 1–3 of ${n}: 2 shown, 1 ignored by \\S*ignore-page\\.yaml — use --all or --offset 3\\n`,
+        `Read 1–3 of ${n}: 2 shown, 1 ignored by \\S*ignore-page\\.yaml \\(--no-ignore to show them\\) — use --all or --offset 3\\n`,
       ),
     );
     expect(first.stderr).not.toContain('Showing');
-    expect(first.stderr).toContain('1 finding ignored by');
+    // The hint said it: not a second line.
+    expect(first.stderr).not.toContain('1 finding ignored by');
     // The last page: nothing more to read, so no hint, though fewer rows than the service's total are shown.
     const last = await list('--offset', String(n - 2), '--limit', '2');
     expect(last.code, last.stderr).toBe(0);
@@ -388,7 +389,9 @@ describe('the ignore file', () => {
     expect(hidden.stdout).toBe('');
     expect(hidden.stderr).not.toContain('No findings found.');
     expect(hidden.stderr).toMatch(
-      new RegExp(`Read 1–1 of ${n}: 0 shown, 1 ignored by \\S*ignore-page\\.yaml — use --all or --offset 1`),
+      new RegExp(
+        `Read 1–1 of ${n}: 0 shown, 1 ignored by \\S*ignore-page\\.yaml \\(--no-ignore to show them\\) — use --all or --offset 1`,
+      ),
     );
     // Without an ignore file the hint is as it was.
     const plain = await w.run(['findings', 'list', '--scan', scan, '--limit', '3', '--no-ignore'], env);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, hasCommand, runCli } from './harness.js';
+import { skipped } from '../helpers/skip.js';
 
 const TITLES = [
   "=cmd|' /C calc'!A0",
@@ -92,24 +93,31 @@ describe('-o csv piped (a spreadsheet import)', () => {
   });
 });
 
-describe.skipIf(!hasCommand('script'))('-o csv on a terminal (a pty under script)', () => {
-  it('no escape sequence, C0/C1 control or bidi override from the service reaches the terminal', async () => {
-    const line = [...CLI, 'findings', 'list', '-o', 'csv']
-      .map((s) => `'${s.replace(/'/g, `'\\''`)}'`)
-      .join(' ');
-    const clean: Record<string, string> = {};
-    for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
-    const child = spawn('script', ['-qec', line, '/dev/null'], {
-      env: clean,
-      stdio: ['ignore', 'pipe', 'pipe'],
+describe.skipIf(!hasCommand('script'))(
+  '-o csv on a terminal (a pty under script)',
+  skipped(
+    'script(1) is not installed',
+    'apt-get install bsdutils, then bash scripts/test test/e2e/csv.test.ts',
+  ),
+  () => {
+    it('no escape sequence, C0/C1 control or bidi override from the service reaches the terminal', async () => {
+      const line = [...CLI, 'findings', 'list', '-o', 'csv']
+        .map((s) => `'${s.replace(/'/g, `'\\''`)}'`)
+        .join(' ');
+      const clean: Record<string, string> = {};
+      for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
+      const child = spawn('script', ['-qec', line, '/dev/null'], {
+        env: clean,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(0);
+      expect(out).toContain('link click');
+      expect(out).toContain("'=cmd|' /C calc'!A0");
+      // The pty turns each \n into \r\n; anything else below U+0020, C1, DEL or bidi came from the service.
+      expect(out.replace(/\r\n/g, '\n')).not.toMatch(UNSAFE);
     });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(0);
-    expect(out).toContain('link click');
-    expect(out).toContain("'=cmd|' /C calc'!A0");
-    // The pty turns each \n into \r\n; anything else below U+0020, C1, DEL or bidi came from the service.
-    expect(out.replace(/\r\n/g, '\n')).not.toMatch(UNSAFE);
-  });
-});
+  },
+);

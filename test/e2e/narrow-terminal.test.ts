@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_SHELL, World, hasCommand } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
+import { skipped } from '../helpers/skip.js';
 
 // eslint-disable-next-line no-control-regex
 const CLEAR_LINE = /\u001b\[0?K/g;
@@ -51,50 +52,57 @@ async function underScript(
   return { code: result === 'timeout' ? null : result, out, bytes, killed: result === 'timeout' };
 }
 
-describe.skipIf(!hasCommand('script'))('under script -qec (a terminal 0 columns wide)', () => {
-  it('the pseudo-terminal really reports 0 columns', async () => {
-    const probe = spawn(
-      'script',
-      ['-qec', `${q(process.execPath)} -e 'console.log("cols=" + process.stderr.columns)'`, '/dev/null'],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    let text = '';
-    probe.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
-    await new Promise((r) => probe.on('close', r));
-    expect(text).toMatch(/cols=0\b/);
-  });
+describe.skipIf(!hasCommand('script'))(
+  'under script -qec (a terminal 0 columns wide)',
+  skipped(
+    'script(1) is not installed',
+    'apt-get install bsdutils, then bash scripts/test test/e2e/narrow-terminal.test.ts',
+  ),
+  () => {
+    it('the pseudo-terminal really reports 0 columns', async () => {
+      const probe = spawn(
+        'script',
+        ['-qec', `${q(process.execPath)} -e 'console.log("cols=" + process.stderr.columns)'`, '/dev/null'],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      let text = '';
+      probe.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
+      await new Promise((r) => probe.on('close', r));
+      expect(text).toMatch(/cols=0\b/);
+    });
 
-  it('connections list: the table and exit 0, no spinner and no endless line clearing', async () => {
-    const res = await underScript(['connections', 'list']);
-    expect(res.killed, `still running after 10 s, ${res.bytes} bytes written`).toBe(false);
-    expect(res.code).toBe(0);
-    expect(res.out).toMatch(/ALIAS/);
-    expect(res.out).not.toMatch(SPINNER);
-    expect(res.out.match(CLEAR_LINE) ?? []).toHaveLength(0);
-    expect(res.bytes).toBeLessThan(20_000);
-  });
+    it('connections list: the table and exit 0, no spinner and no endless line clearing', async () => {
+      const res = await underScript(['connections', 'list']);
+      expect(res.killed, `still running after 10 s, ${res.bytes} bytes written`).toBe(false);
+      expect(res.code).toBe(0);
+      expect(res.out).toMatch(/ALIAS/);
+      expect(res.out).not.toMatch(SPINNER);
+      expect(res.out.match(CLEAR_LINE) ?? []).toHaveLength(0);
+      expect(res.bytes).toBeLessThan(20_000);
+    });
 
-  it('login with its prompt on the pty and the input ending: exit 130, not exit 13', async () => {
-    const res = await underScript(
-      ['login', '--profile', 'eof', '--base-url', w.url, '-w', 'acme'],
-      10_000,
-      1_500,
-    );
-    expect(res.killed).toBe(false);
-    expect(res.code).toBe(130);
-    // eslint-disable-next-line no-control-regex
-    expect(res.out.replace(/\u001b\[[\d;]*m/g, '')).toContain('error: interrupted');
-  });
+    it('login with its prompt on the pty and the input ending: exit 130, not exit 13', async () => {
+      const res = await underScript(
+        ['login', '--profile', 'eof', '--base-url', w.url, '-w', 'acme'],
+        10_000,
+        1_500,
+      );
+      expect(res.killed).toBe(false);
+      expect(res.code).toBe(130);
+      // eslint-disable-next-line no-control-regex
+      expect(res.out.replace(/\u001b\[[\d;]*m/g, '')).toContain('error: interrupted');
+    });
 
-  it('scans create --wait: the poll with its 1 s progress ticker ends, and prints no spinner', async () => {
-    const res = await underScript(['scans', 'create', '--connection', 'prod', '--wait'], 20_000);
-    expect(res.killed, `still running after 20 s, ${res.bytes} bytes written`).toBe(false);
-    expect(res.code).toBe(0);
-    expect(res.out).toMatch(/Scan scn_\w+ completed/);
-    expect(res.out).not.toMatch(SPINNER);
-    expect(res.bytes).toBeLessThan(20_000);
-  });
-});
+    it('scans create --wait: the poll with its 1 s progress ticker ends, and prints no spinner', async () => {
+      const res = await underScript(['scans', 'create', '--connection', 'prod', '--wait'], 20_000);
+      expect(res.killed, `still running after 20 s, ${res.bytes} bytes written`).toBe(false);
+      expect(res.code).toBe(0);
+      expect(res.out).toMatch(/Scan scn_\w+ completed/);
+      expect(res.out).not.toMatch(SPINNER);
+      expect(res.bytes).toBeLessThan(20_000);
+    });
+  },
+);
 
 describeTmux('a terminal narrower than 20 columns (tmux)', () => {
   let tmux: Tmux;

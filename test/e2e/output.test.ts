@@ -5,6 +5,7 @@ import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSpawn, World, errorLine, received, type CliResult } from './harness.js';
+import { skipped } from '../helpers/skip.js';
 
 let w: World;
 
@@ -116,38 +117,42 @@ const canMount = (() => {
   }
 })();
 
-describe.skipIf(!canMount)('an export onto a full disk (a 64 KiB tmpfs; needs root)', () => {
-  let dir: string;
-  let mounted = false;
-  beforeAll(() => {
-    dir = join(w.dir, 'small');
-    mkdirSync(dir);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' });
-      mounted = true;
-    } catch {
-      mounted = false; // no CAP_SYS_ADMIN (an unprivileged container): /dev/full covers ENOSPC above
-    }
-  });
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [dir]);
-  });
+describe.skipIf(!canMount)(
+  'an export onto a full disk (a 64 KiB tmpfs; needs root)',
+  skipped('mounting a tmpfs needs root and mount(8)', 'as root: bash scripts/test test/e2e/output.test.ts'),
+  () => {
+    let dir: string;
+    let mounted = false;
+    beforeAll(() => {
+      dir = join(w.dir, 'small');
+      mkdirSync(dir);
+      try {
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' });
+        mounted = true;
+      } catch {
+        mounted = false; // no CAP_SYS_ADMIN (an unprivileged container): /dev/full covers ENOSPC above
+      }
+    });
+    afterAll(() => {
+      if (mounted) execFileSync('umount', [dir]);
+    });
 
-  it('api --paginate > small/out.json is exit 1 with one error line', async (ctx) => {
-    if (!mounted) ctx.skip();
-    const file = join(dir, 'out.json');
-    const fd = openSync(file, 'w');
-    let res: CliResult;
-    try {
-      res = await runTo(['api', '--paginate', '/findings?limit=100'], fd);
-    } finally {
-      closeSync(fd);
-    }
-    expect(res.code).toBe(1);
-    expect(errorLine(res)).toMatch(/cannot write output: no space left on the device/);
-    expect(statSync(file).size).toBeLessThanOrEqual(64 * 1024); // the cut file is the one the error names
-  });
-});
+    it('api --paginate > small/out.json is exit 1 with one error line', async (ctx) => {
+      if (!mounted) ctx.skip();
+      const file = join(dir, 'out.json');
+      const fd = openSync(file, 'w');
+      let res: CliResult;
+      try {
+        res = await runTo(['api', '--paginate', '/findings?limit=100'], fd);
+      } finally {
+        closeSync(fd);
+      }
+      expect(res.code).toBe(1);
+      expect(errorLine(res)).toMatch(/cannot write output: no space left on the device/);
+      expect(statSync(file).size).toBeLessThanOrEqual(64 * 1024); // the cut file is the one the error names
+    });
+  },
+);
 
 describe('a closed stdout (>&-)', () => {
   // Not detectable from JavaScript: before any script runs, Node replaces a closed fd 0-2 with /dev/null

@@ -215,7 +215,7 @@ describe('webhooks listen', () => {
     const line = lines(l.stdout())[0]!;
     expect(line).toMatch(
       new RegExp(
-        `^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  scan\\.completed  acme  scan ${scanId} of prod \\(aws\\): completed, \\d+ findings, \\d+ critical, risk [\\d.]+$`,
+        `^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  scan\\.completed {12}acme  scan ${scanId} of prod \\(aws\\): completed, \\d+ findings, \\d+ critical, risk [\\d.]+$`,
       ),
     );
     await until(() => w.sandbox.deliveries.some((d) => d.outcome === 'delivered'), 'the delivery outcome');

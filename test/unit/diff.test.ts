@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -8,8 +8,9 @@ import type { Finding } from '../../src/api/findings-types.js';
 import { diff } from '../../src/commands/findings/diff.js';
 import { BaseIndex, DIFF, compare, diffOf, type DiffFinding, type DiffInfo } from '../../src/report/diff.js';
 import { countsForGate } from '../../src/report/gate.js';
-import { fingerprintOf } from '../../src/report/fingerprint.js';
+import { GIVEN_FINGERPRINT, fingerprintOf } from '../../src/report/fingerprint.js';
 import { readFindingsFile } from '../../src/report/sources/file.js';
+import { UsageError } from '../../src/core/errors.js';
 import { finding, runReport } from '../helpers/report.js';
 import { json, verbWorld } from '../helpers/verb.js';
 import { sarif } from '../../src/report/formats/sarif.js';
@@ -46,10 +47,11 @@ describe('diff: states', () => {
       [f('a1', 'high', 'x'), f('a2', 'low', 'y'), f('a3', 'medium', 'z')],
       [f('b1', 'critical', 'x'), f('b2', 'low', 'y'), f('b4', 'high', 'w')],
     );
+    // An updated finding comes after the others: its state waits for the end of the head.
     expect(out.map((x) => [x.id, x.state, x.previous_severity])).toStrictEqual([
-      ['b1', 'updated', 'high'],
       ['b2', 'unchanged', undefined],
       ['b4', 'new', undefined],
+      ['b1', 'updated', 'high'],
       ['a3', 'fixed', undefined],
     ]);
     expect(out[3]).toMatchObject({
@@ -58,9 +60,9 @@ describe('diff: states', () => {
       resource: 'z',
       fingerprint: fingerprintOf(out[3]!),
     });
-    expect(diffOf(out[0])?.state).toBe('updated');
+    expect(diffOf(out[2])?.state).toBe('updated');
     // The marker is not a field: json never shows it.
-    expect(Object.keys(out[0]!)).not.toContain('Symbol(cssctl.diff)');
+    expect(Object.keys(out[2]!)).not.toContain('Symbol(cssctl.diff)');
   });
 
   it('why a finding is new: new-rule, new-resource, other', async () => {
@@ -83,6 +85,94 @@ describe('diff: states', () => {
     expect(out.map((x) => x.state)).toStrictEqual(['unchanged', 'unchanged', 'fixed']);
     const more = await run([f('a1', 'high', 'x')], [f('b1', 'high', 'x'), f('b2', 'high', 'x')]);
     expect(more.map((x) => x.state)).toStrictEqual(['unchanged', 'new']);
+  });
+
+  it('a repeated fingerprint: equal severities pair first over the whole head, whatever its order', async () => {
+    // The review's case: base [critical X], head [low X, critical X] was a new critical (exit 10) only in
+    // that order.
+    for (const head of [
+      [f('b1', 'low', 'x'), f('b2', 'critical', 'x')],
+      [f('b2', 'critical', 'x'), f('b1', 'low', 'x')],
+    ]) {
+      const out = await run([f('a1', 'critical', 'x')], head);
+      expect(out.map((x) => [x.id, x.state]).sort()).toStrictEqual([
+        ['b1', 'new'],
+        ['b2', 'unchanged'],
+      ]);
+      expect(out.some((x) => countsForGate(x, 'critical'))).toBe(false);
+    }
+    // The rest pair most severe with most severe: base [critical, medium, low], head [info, high, low, info].
+    const out = await run(
+      [f('a1', 'critical', 'x'), f('a2', 'medium', 'x'), f('a3', 'low', 'x')],
+      [f('b1', 'info', 'x'), f('b2', 'high', 'x'), f('b3', 'low', 'x'), f('b4', 'info', 'x')],
+    );
+    expect(out.map((x) => [x.id, x.state, x.previous_severity]).sort()).toStrictEqual([
+      ['b1', 'updated', 'medium'],
+      ['b2', 'updated', 'critical'],
+      ['b3', 'unchanged', undefined],
+      ['b4', 'new', undefined],
+    ]);
+    expect(out.find((x) => x.id === 'b4')?.why).toBe('other');
+  });
+
+  it('held findings spill to a temporary file and come back whole (a SARIF fingerprint too)', async () => {
+    const index = new BaseIndex();
+    const base = Array.from({ length: 200 }, (_, i) => f(`a${i}`, 'critical', `r${i}`));
+    for (const x of base) index.add(x);
+    // As read from a SARIF log: the fingerprint is given (the resource there may be partial).
+    const head = base.map(
+      (x, i) =>
+        ({
+          ...x,
+          id: `b${i}`,
+          severity: 'low',
+          resource: `partial-${i}`,
+          description: 'é'.repeat(300),
+          [GIVEN_FINGERPRINT]: fingerprintOf(x),
+        }) as Finding,
+    );
+    const tmp = mkdtempSync(join(work, 'spill-'));
+    const out: DiffFinding[] = [];
+    const it = compare(
+      index,
+      (async function* () {
+        yield* head;
+      })(),
+      { spillBytes: 10_000, tmpDir: tmp },
+    );
+    for await (const x of it) {
+      out.push(x);
+      // Past 10 kB the held findings are in a file of a private folder.
+      if (out.length === 1) expect(readdirSync(tmp)).toHaveLength(1);
+    }
+    expect(readdirSync(tmp)).toHaveLength(0);
+    expect(out).toHaveLength(200);
+    expect(out.every((x) => x.state === 'updated' && x.previous_severity === 'critical')).toBe(true);
+    expect(out.map((x) => x.id)).toStrictEqual(head.map((x) => x.id));
+    expect(out[7]).toMatchObject({ ...head[7], fingerprint: fingerprintOf(base[7]!) });
+    // The ignore file matches on fingerprintOf: the given fingerprint came back with the finding.
+    expect(out.map((x) => fingerprintOf(x))).toStrictEqual(base.map((x) => fingerprintOf(x)));
+  });
+
+  it('an earlier diff as input: its state, why, previous_severity and ignored fields are not carried over', async () => {
+    const earlier = {
+      ...f('b1', 'low', 'x'),
+      state: 'updated',
+      previous_severity: 'high',
+      why: 'new-rule',
+      fingerprint: 'stale',
+      ignored: { reason: 'r', expires: 'never', source: 'x:1' },
+    };
+    const [same] = await run([f('a1', 'low', 'x')], [earlier]);
+    expect(same).toStrictEqual({
+      ...f('b1', 'low', 'x'),
+      state: 'unchanged',
+      fingerprint: fingerprintOf(earlier),
+    });
+    const [fresh] = await run([], [{ ...earlier, severity: 'critical', why: 'other' }]);
+    expect(fresh).toMatchObject({ state: 'new', why: 'new-rule' });
+    expect(fresh).not.toHaveProperty('previous_severity');
+    expect(fresh).not.toHaveProperty('ignored');
   });
 
   it('--fail-on is met only by new findings at or above it, or updated ones that rose to it', () => {
@@ -121,7 +211,7 @@ describe('diff: properties', () => {
           const head = toFindings(h, 'h');
           const out = await run(base, head);
           const heads = out.filter((x) => x.state !== 'fixed');
-          expect(heads.map((x) => x.id)).toStrictEqual(head.map((x) => x.id));
+          expect(heads.map((x) => x.id).sort()).toStrictEqual(head.map((x) => x.id).sort());
           // Occurrence counting: per fingerprint, matched = min(base, head); fixed = base - matched.
           const count = (xs: Finding[]) => {
             const m = new Map<string, number>();
@@ -144,6 +234,49 @@ describe('diff: properties', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('diff: order does not matter', () => {
+  const arb = fc.record({
+    resource: fc.constantFrom('x', 'y'),
+    severity: fc.constantFrom('critical', 'high', 'medium', 'low', 'info', 'Severe'),
+  });
+  const findings = (xs: { resource: string; severity: string }[], prefix: string) =>
+    xs.map((x, i) =>
+      finding({ id: `${prefix}${i}`, rule_id: 'r1', resource: x.resource, severity: x.severity }),
+    );
+  /** What a diff says, whatever the order: per fingerprint and severity, the states (and previous severities). */
+  const outcome = (out: DiffFinding[]) =>
+    out
+      .map((x) => `${x.fingerprint.slice(0, 8)} ${x.severity} ${x.state} ${x.previous_severity ?? ''}`)
+      .sort();
+  const gate = (out: DiffFinding[], t: 'critical' | 'high' | 'medium' | 'low' | 'info') =>
+    out.filter((x) => countsForGate(x, t)).length;
+
+  it('the states and the gate are the same under any permutation of the head and of the base', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .array(arb, { maxLength: 12 })
+          .chain((b) =>
+            fc.tuple(fc.constant(b), fc.shuffledSubarray(b, { minLength: b.length, maxLength: b.length })),
+          ),
+        fc
+          .array(arb, { maxLength: 12 })
+          .chain((h) =>
+            fc.tuple(fc.constant(h), fc.shuffledSubarray(h, { minLength: h.length, maxLength: h.length })),
+          ),
+        async ([b1, b2], [h1, h2]) => {
+          const one = await run(findings(b1, 'b'), findings(h1, 'h'));
+          const two = await run(findings(b2, 'b'), findings(h2, 'h'));
+          expect(outcome(two)).toStrictEqual(outcome(one));
+          for (const t of ['critical', 'high', 'medium', 'low', 'info'] as const)
+            expect(gate(two, t)).toBe(gate(one, t));
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });
@@ -184,12 +317,90 @@ describe('diff: files', () => {
     expect(() => readFindingsFile(fifo)).toThrow('not a regular file');
   });
 
+  it('a SARIF log of the wrong shape: exit 2 naming the file and what is wrong, never a TypeError', async () => {
+    const { out } = await runReport(sarif, [f('a', 'high', 'x'), f('b', 'low', 'y')]);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- spoiling a parsed log anywhere
+    type Log = { runs: Record<string, any>[] };
+    const cases: [string, (log: Log) => void, string][] = [
+      ['results-null', (l) => (l.runs[0]!.results = [null]), 'runs[0].results[0] is null, not an object'],
+      ['results-5', (l) => (l.runs[0]!.results = 5), 'runs[0].results is a number (5), not a list'],
+      [
+        'rules-5',
+        (l) => (l.runs[0]!.tool.driver.rules = 5),
+        'runs[0].tool.driver.rules is a number (5), not a list',
+      ],
+      [
+        'rules-null',
+        (l) => (l.runs[0]!.tool.driver.rules = [null]),
+        'runs[0].tool.driver.rules[0] is null, not an object',
+      ],
+      ['run-null', (l) => (l.runs = [null as never]), 'runs[0] is null, not an object'],
+      ['driver-list', (l) => (l.runs[0]!.tool.driver = []), 'runs[0].tool.driver is a list, not an object'],
+      [
+        'hashes-5',
+        (l) => (l.runs[0]!.results[1].partialFingerprints = 5),
+        'runs[0].results[1].partialFingerprints is a number (5)',
+      ],
+      [
+        'locations-str',
+        (l) => (l.runs[0]!.results[0].locations = 'x'),
+        'runs[0].results[0].locations is a string ("x"), not a list',
+      ],
+      [
+        'logical-null',
+        (l) => (l.runs[0]!.results[0].locations[0].logicalLocations = [null]),
+        'runs[0].results[0].locations[0].logicalLocations[0] is null',
+      ],
+      [
+        'resource-object',
+        (l) => (l.runs[0]!.results[0].locations[0].logicalLocations[0].fullyQualifiedName = {}),
+        'fullyQualifiedName is an object, not a string',
+      ],
+      [
+        'ruleid-5',
+        (l) => (l.runs[0]!.results[0].ruleId = 5),
+        'runs[0].results[0].ruleId is a number (5), not a string',
+      ],
+      [
+        'title-list',
+        (l) => (l.runs[0]!.tool.driver.rules[0].shortDescription = [1]),
+        'shortDescription is a list, not an object',
+      ],
+    ];
+    for (const [name, spoil, message] of cases) {
+      const log = JSON.parse(out) as Log;
+      spoil(log);
+      const path = file(`spoilt-${name}.sarif`, JSON.stringify(log, null, 2));
+      const err = await read(path).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err, name).toBeInstanceOf(UsageError);
+      expect((err as Error).message, name).toContain(`${path}: `);
+      expect((err as Error).message, name).toContain(message);
+    }
+    // Through the verb, as a base and as a head: exit 2 naming the file, before any request.
+    const log = JSON.parse(out) as Log;
+    log.runs[0]!.results = [null];
+    const spoilt = file('spoilt.sarif', JSON.stringify(log));
+    const good = file('good.ndjson', ndjson([f('a', 'high', 'x')]));
+    for (const [base, head] of [
+      [spoilt, good],
+      [good, spoilt],
+    ] as const) {
+      const w = verbWorld([]);
+      expect(await w.run(diff, { base, head, ignore: false })).toBe(2);
+      expect(w.stderr.text).toContain(`error: ${spoilt}: runs[0].results[0] is null, not an object`);
+      expect(w.stderr.text).not.toMatch(/Cannot read|not iterable/);
+    }
+  });
+
   it('a list answer of the service saved on one line is not one finding; a UTF-8 byte order mark is no error', async () => {
     // `cssctl api /findings | jq -c . > base.json`: one line, one object, no finding's fields.
     const answer = file('answer.json', JSON.stringify({ total: 1, findings: [f('a', 'high', 'x')] }) + '\n');
     await expect(read(answer)).rejects.toThrow(`${answer}:1: not a finding: an object with no id`);
     const wrapped = file('wrapped.json', JSON.stringify([{ items: [] }]));
-    await expect(read(wrapped)).rejects.toThrow(`${wrapped}: item 1 is not a finding: it has no id`);
+    await expect(read(wrapped)).rejects.toThrow(`${wrapped}:1: item 1 is not a finding: it has no id`);
     // PowerShell's and some editors' UTF-8 files start with a BOM: each kind of file reads as without one.
     const fs = [f('a', 'high', 'x'), f('b', 'low', 'y')];
     expect(await read(file('bom.json', `\uFEFF${JSON.stringify(fs, null, 2)}`))).toStrictEqual(fs);
@@ -350,6 +561,25 @@ describe('findings diff (verb)', () => {
       'no completed scan of connection prod before scn_2: every finding is new',
     );
     expect(JSON.parse(w.stdout.text)).toMatchObject({ state: 'new' });
+  });
+
+  it('a head file is checked whole at the door: a bad last line is exit 2 before any request, nothing written', async () => {
+    const nd = (xs: Finding[]) => xs.map((x) => JSON.stringify(x)).join('\n') + '\n';
+    const many = Array.from({ length: 300 }, (_, i) => f(`h${i}`, 'high', `r${i}`));
+    for (const [name, text, where] of [
+      ['late.ndjson', `${nd(many)}{"id": oops}\n`, ':301: not a JSON value'],
+      ['late.json', `${JSON.stringify([...many, 5], null, 2)}\n`, ':3002: item 301 is not a finding'],
+    ] as const) {
+      const head = file(name, text);
+      for (const output of ['ndjson', 'json', 'table']) {
+        // As a head against a scan base: no request is sent, no finding written.
+        const w = verbWorld([], { output });
+        expect(await w.run(diff, { base: 'scn_1', head, ignore: false })).toBe(2);
+        expect(w.stderr.text).toContain(`${head}${where}`);
+        expect(w.requests()).toStrictEqual([]);
+        expect(w.stdout.text).toBe('');
+      }
+    }
   });
 
   it('a bad base file is exit 2 before any request', async () => {

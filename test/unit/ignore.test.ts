@@ -578,6 +578,40 @@ describe('ignored findings in the reports and the gate', () => {
     return p;
   }
 
+  it('stderr says how many were ignored once: in the page hint, or in its own line, or in the scan line; never 0', async () => {
+    const p = ignoreFileIn(dir());
+    const mentions = (text: string) => text.split('\n').filter((l) => /ignored by/.test(l));
+    // A single page with more to read: the hint says it, with how to see them; no second line.
+    const page = verbWorld([json({ total: 5, findings: fs, limit: 2, offset: 0 })]);
+    expect(await page.run(list, { ignoreFile: p, limit: 2 })).toBe(0);
+    expect(mentions(page.stderr.text)).toStrictEqual([
+      expect.stringMatching(
+        /^Read 1–2 of 5: 1 shown, 1 ignored by .*ign\.yaml \(--no-ignore to show them\) — use --all or --offset 2$/,
+      ),
+    ]);
+    // The whole list (no hint): the line of its own, once.
+    const all = verbWorld([json({ total: 2, findings: fs })]);
+    expect(await all.run(list, { ignoreFile: p, all: true })).toBe(0);
+    expect(mentions(all.stderr.text)).toStrictEqual([
+      expect.stringMatching(/^1 finding ignored by .*ign\.yaml \(--no-ignore to show them\)$/),
+    ]);
+    // scans wait: the scan's line says it once, in a table and in junit (which keeps them as skipped).
+    const scan = { scan_id: 'scn_1', status: 'completed', connection_alias: 'prod', total_findings: 2 };
+    for (const output of ['table', 'junit']) {
+      const w = verbWorld([json(scan), json({ total: 2, findings: fs })], { output });
+      expect(await w.run(wait, { failOn: 'critical', ignoreFile: p }, ['scn_1'])).toBe(0);
+      expect(mentions(w.stderr.text), output).toStrictEqual([
+        expect.stringMatching(
+          /^✓ Scan scn_1 completed: 1 findings .*; 1 ignored by .*ign\.yaml \(--no-ignore/,
+        ),
+      ]);
+    }
+    // Nothing ignored: nothing said (was "0 ignored by .cssctl-ignore.yaml").
+    const none = verbWorld([json(scan), json({ total: 1, findings: [fs[1]] })]);
+    expect(await none.run(wait, { failOn: 'critical', ignoreFile: p }, ['scn_1'])).toBe(0);
+    expect(mentions(none.stderr.text)).toStrictEqual([]);
+  });
+
   it('findings list leaves them out with one line; --show-ignored keeps them with "ignored" and "fingerprint"', async () => {
     const p = ignoreFileIn(dir());
     const w = verbWorld([json({ total: 2, findings: fs })], { output: 'json' });

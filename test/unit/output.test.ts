@@ -228,7 +228,7 @@ describe('writeList', () => {
     expect(stderr.text).toBe('');
   });
 
-  it('json: the array is closed even when the stream fails midway', async () => {
+  it('json: a stream stopped by an error leaves the array open (never passing for the whole list); Ctrl-C closes it', async () => {
     const { io, stdout } = makeIO();
     async function* failing() {
       yield items[0]!;
@@ -237,7 +237,19 @@ describe('writeList', () => {
     await expect(writeList(io, failing(), { format: 'json', columns, noun: 'findings' })).rejects.toThrow(
       'boom',
     );
-    expect(JSON.parse(stdout.text)).toStrictEqual([items[0]]);
+    expect(stdout.text).toContain('"id"');
+    expect(() => JSON.parse(stdout.text) as unknown).toThrow();
+    // Interrupted: every item written is kept in one valid array (cli-contract.md §4).
+    const { InterruptedError } = await import('../../src/core/errors.js');
+    const stopped = makeIO();
+    async function* interrupted() {
+      yield items[0]!;
+      throw new InterruptedError('interrupted');
+    }
+    await expect(
+      writeList(stopped.io, interrupted(), { format: 'json', columns, noun: 'findings' }),
+    ).rejects.toThrow('interrupted');
+    expect(JSON.parse(stopped.stdout.text)).toStrictEqual([items[0]]);
   });
 
   it('ndjson: one JSON object per line', async () => {

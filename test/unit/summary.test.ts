@@ -75,6 +75,53 @@ describe('scripts/summary.mjs', () => {
     });
   });
 
+  it('skipped tests are named with why and how to run them, by file and reason (issue 28 #22)', async () => {
+    const test = (fullName: string, status: string, skip?: string) => ({
+      fullName,
+      title: fullName,
+      status,
+      meta: skip ? { skip } : {},
+    });
+    const res = await summary(
+      {
+        ...passing,
+        numPendingTests: 4,
+        testResults: [
+          {
+            name: join(dir, 'exe.test.ts'),
+            status: 'passed',
+            message: '',
+            assertionResults: [
+              test('runs with no node', 'skipped', 'they test the executable; to run: npm run build:exe'),
+              test('runs an export', 'skipped', 'they test the executable; to run: npm run build:exe'),
+              test('passes', 'passed'),
+            ],
+          },
+          {
+            name: join(dir, 'b.test.ts'),
+            status: 'passed',
+            message: '',
+            assertionResults: [test('something', 'skipped'), test('later', 'todo')],
+          },
+        ],
+      },
+      [],
+    );
+    expect(res).toEqual({
+      code: 0,
+      lines: [
+        'skipped 2 in exe.test.ts: they test the executable; to run: npm run build:exe',
+        '  - runs with no node',
+        '  - runs an export',
+        'skipped 1 in b.test.ts: no reason given (see the skip in that file)',
+        '  - something',
+        'skipped 1 in b.test.ts: a todo',
+        '  - later',
+        '3 passed, 0 failed, 4 skipped',
+      ],
+    });
+  });
+
   it('no unhandled-error report (the reporter did not run to the end) is a failure', async () => {
     const res = await summary(passing);
     expect(res.code).toBe(1);

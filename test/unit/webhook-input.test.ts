@@ -75,14 +75,16 @@ describe('event lines', () => {
   it('summarises each sample event in one line: time, event, workspace, summary', () => {
     const line = (e: (typeof EVENT_TYPES)[number]) => deliveryLine(sampleDelivery(e, 'acme', now));
     expect(line('scan.completed')).toBe(
-      '2026-11-23T01:02:03.000Z  scan.completed  acme  scan scn_sample0001 of prod (aws): completed, 23 findings, 2 critical, risk 5.4',
+      '2026-11-23T01:02:03.000Z  scan.completed            acme  scan scn_sample0001 of prod (aws): completed, 23 findings, 2 critical, risk 5.4',
     );
     expect(line('scan.failed')).toMatch(
-      /scan\.failed {2}acme {2}scan scn_sample0001 of prod \(aws\): failed, .* — the provider/,
+      /scan\.failed {15}acme {2}scan scn_sample0001 of prod \(aws\): failed, .* — the provider/,
     );
     expect(line('finding.critical')).toMatch(
-      /finding\.critical {2}acme {2}critical fnd_sample_critical: S3 bucket/,
+      /finding\.critical {10}acme {2}critical fnd_sample_critical: S3 bucket/,
     );
+    // Aligned: the workspace starts in the same column whatever the event (issue 28 #21).
+    expect(new Set(EVENT_TYPES.map((e) => line(e).indexOf('  acme  '))).size).toBe(1);
     expect(line('finding.high')).toMatch(/ {2}high fnd_sample_high: /);
     expect(line('compliance.score_dropped')).toMatch(
       /score 46 \(was 100\), below 70 after scan scn_sample0001$/,

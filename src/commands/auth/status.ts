@@ -1,10 +1,12 @@
 import type { Context } from '../../core/context.js';
 import { record, type Result } from '../../report/result.js';
 import { AuthError } from '../../core/errors.js';
+import { shortTime } from '../../core/output/table.js';
 
 export function describeExpiry(expiresAt: number, now: number): string {
   if (!expiresAt) return 'unknown';
-  const at = new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // As every table shows a time (isTimeKey): local, to the minute.
+  const at = shortTime(new Date(expiresAt).toISOString());
   const mins = Math.round((expiresAt - now) / 60_000);
   if (expiresAt <= now) return `expired ${Math.max(0, -mins)}m ago (${at})`;
   return mins >= 120 ? `in ${Math.round(mins / 60)}h (${at})` : `in ${Math.max(mins, 0)}m (${at})`;

@@ -27,10 +27,16 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
   const baseRef = parseRef(opts.base, '--base');
   const headRef = parseRef(opts.head, '--head');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings diff');
-  openFileRefs(baseRef, headRef);
   const rules = loadIgnore(ctx, opts);
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const resume = resumeCommand(ctx.argv, []);
+  // Files are read whole before any request (exit 2 naming them): a base file into the index it becomes, a
+  // head file checked item by item (it is streamed again when compared).
+  const fileBase =
+    baseRef.kind === 'file'
+      ? await loadBase(ctx, () => ctx.api(), baseRef, undefined, '--base', resume)
+      : undefined;
+  await openFileRefs(headRef);
   let headScan: Scan | undefined;
   let head: AsyncIterable<Finding>;
   if (headRef.kind === 'scan') {
@@ -42,7 +48,7 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
   } else {
     throw new Error('--head latest is refused by parseRef');
   }
-  const base = await loadBase(ctx, () => ctx.api(), baseRef, headScan, '--base', resume);
+  const base = fileBase ?? (await loadBase(ctx, () => ctx.api(), baseRef, headScan, '--base', resume));
   if (base.label === undefined)
     ctx.io.notice(
       `no completed scan of connection ${headScan?.connection_alias ?? '?'} before ${headScan?.scan_id ?? 'the head'}: every finding is new`,

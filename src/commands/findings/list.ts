@@ -39,6 +39,7 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<Res
     outputFile: opts.outputFile,
     reports: opts.report,
     chosenColumns: opts.columns,
+    columnsOption: true,
     showIgnored: opts.showIgnored,
     about: {
       workspace: (await ctx.settings()).workspace,

@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { after, record, type Result } from '../../report/result.js';
-import { scanFields } from '../../report/scan-fields.js';
+import { scanFields, scanShown } from '../../report/scan-fields.js';
 import { SCAN_REPORT_OFFER, isReportFormat } from '../../report/registry.js';
 import { prepareReport, waitAndReport, waitCommand, type WaitOptions } from './wait.js';
 
@@ -28,13 +28,13 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<Result>
     ].filter(Boolean);
     if (needsWait.length > 0) throw new UsageError(`${needsWait.join(', ')} needs --wait`);
   }
-  const prepared = opts.wait ? prepareReport(ctx, opts) : {};
+  const prepared = opts.wait ? await prepareReport(ctx, opts) : {};
   const client = await ctx.api();
   const scan = await createScan(client, alias);
   ctx.io.success(`Started scan ${scan.scan_id} of connection ${scan.connection_alias ?? alias}`);
   if (!opts.wait)
     return {
-      ...record(scan as Record<string, unknown>, format, scanFields),
+      ...record(format === 'table' ? scanShown(scan) : (scan as Record<string, unknown>), format, scanFields),
       ...after(() =>
         ctx.io.hint(`Follow it with: ${waitCommand(['scans', 'wait', scan.scan_id], scan.scan_id)}`),
       ),

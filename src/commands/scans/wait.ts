@@ -35,11 +35,11 @@ export interface Prepared {
   ignore?: IgnoreRules;
 }
 
-export function prepareReport(ctx: Context, opts: WaitOptions): Prepared {
+export async function prepareReport(ctx: Context, opts: WaitOptions): Promise<Prepared> {
   let baseline: Ref | undefined;
   if (opts.baseline !== undefined) {
     baseline = parseRef(opts.baseline, '--baseline');
-    openFileRefs(baseline);
+    await openFileRefs(baseline);
   }
   const ignore = loadIgnore(ctx, opts);
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
@@ -220,7 +220,7 @@ export async function waitAndReport(
 export async function wait(ctx: Context, opts: WaitOptions, args: string[]): Promise<Result> {
   const id = scanIdArg(args[0]);
   const format = chooseFormat(await ctx.settings(), SCAN_REPORT_OFFER, 'scans wait');
-  const prepared = prepareReport(ctx, opts);
+  const prepared = await prepareReport(ctx, opts);
   const client = await ctx.api();
   return waitAndReport(ctx, client, id, opts, format, prepared);
 }

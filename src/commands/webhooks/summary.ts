@@ -1,5 +1,5 @@
 // One readable line per verified delivery: time, event, workspace and a short summary of `data`.
-import type { Delivery } from '../../api/webhooks.js';
+import { EVENT_TYPES, type Delivery } from '../../api/webhooks.js';
 import type { ForwardResult } from './receiver.js';
 import { clean } from './common.js';
 
@@ -41,6 +41,8 @@ export function summarize(event: string, data: unknown): string {
   return generic(d);
 }
 
+const EVENT_WIDTH = Math.max(...EVENT_TYPES.map((e) => e.length));
+
 function cut(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
@@ -50,7 +52,9 @@ export function deliveryLine(
   forwarded?: ForwardResult | { error: string },
   duplicate = false,
 ): string {
-  const event = clean(text(delivery.event));
+  // Padded to the longest event name of the spec, so the workspace and the summary start in one column
+  // whatever the event (a name the spec does not have is left as it is).
+  const event = clean(text(delivery.event)).padEnd(EVENT_WIDTH);
   const fields = [
     clean(text(delivery.timestamp)),
     event,

@@ -1,3 +1,4 @@
+import { nestsDeeperThan, tooDeep } from '../json-depth.js';
 import { randomUUID } from 'node:crypto';
 import { ApiError, AuthError, CliError, UsageError } from '../errors.js';
 import { buildUrl, isLoopbackHost } from '../url.js';
@@ -124,6 +125,9 @@ export function assertSafeForToken(url: string): void {
 
 export function parseJson<T>(res: HttpResponse): T {
   if (res.body.trim() === '') return undefined as T;
+  // JSON.parse takes any depth, but nothing can write such an answer back out (json-depth.ts).
+  if (nestsDeeperThan(res.body))
+    throw new CliError(`the service answered HTTP ${res.status} with JSON that ${tooDeep()}`);
   try {
     return JSON.parse(res.body) as T;
   } catch {

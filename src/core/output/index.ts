@@ -8,7 +8,7 @@ import { csv } from './csv.js';
 import { json } from './json.js';
 import { ndjson } from './ndjson.js';
 import { unofferedFormat, type Offer } from './offer.js';
-import { PIPE_CELL_WIDTH, table } from './table.js';
+import { PIPE_CELL_WIDTH, shortTime, table } from './table.js';
 
 export type { Column, PageInfo } from '../format.js';
 export { LIST_OFFER, STANDARD_FORMATS, WIDE_LIST_OFFER, unofferedFormat, type Offer } from './offer.js';
@@ -51,6 +51,8 @@ export interface ListOutput<T> {
   columns: Column<T>[];
   /** The columns were chosen with --columns (selectColumns): all shown, in that order. */
   chosen?: boolean;
+  /** The command takes --columns (the hint about columns left out names it). */
+  columnsOption?: boolean;
   /** The noun for "No connections found." */
   noun: string;
   /** The formats to choose from (default: table, json, ndjson, csv). */
@@ -64,8 +66,9 @@ export interface ListOutput<T> {
 
 /**
  * Writes a list in the chosen format from one item stream; returns how many items were written. The
- * formatter is closed whether the stream ends or stops (so json stays one valid array and a table writes the
- * rows it held); after Ctrl-C the error names the command that resumes.
+ * formatter is closed whether the stream ends or stops (so after Ctrl-C json stays one valid array and a table
+ * writes the rows it held; after an error json is left open, never passing for the whole list); after Ctrl-C
+ * the error names the command that resumes.
  */
 export async function writeList<T>(
   io: IO,
@@ -85,6 +88,7 @@ export async function writeList<T>(
       write: (s) => io.outBatched(s),
       columns: out.columns,
       chosen: out.chosen,
+      columnsOption: out.columnsOption,
       noun: out.noun,
       page: source.page ? () => source.page!() : undefined,
       leftOut: source.leftOut ? () => source.leftOut!() : undefined,
@@ -113,9 +117,9 @@ export async function writeList<T>(
       }
     }
   } catch (err) {
-    await formatter?.end({ complete: false, count });
-    io.flushOut(); // what was written goes out before the error or the resume hint
     const interrupted = err instanceof InterruptedError || out.signal?.aborted === true;
+    await formatter?.end({ complete: false, count, failed: !interrupted });
+    io.flushOut(); // what was written goes out before the error or the resume hint
     const resume = interrupted ? source.resume?.() : undefined;
     if (resume) throw new InterruptedError(`interrupted; resume with: ${resume}`);
     throw err;
@@ -125,6 +129,15 @@ export async function writeList<T>(
   io.flushOut();
   return count;
 }
+/**
+ * Whether a record's field holds a time: its key ends in `_at`, as the service names them (`created_at`,
+ * `started_at`, `completed_at`, `expires_at`). A table shows it as a list table shows a `time` column: local
+ * `2026-11-26 16:34` (shortTime); `-o wide` and the other formats keep the service's text.
+ */
+export function isTimeKey(key: string): boolean {
+  return key.endsWith('_at');
+}
+
 /** A single record: key/value lines for a table, the object itself otherwise. */
 export async function writeObject(
   io: IO,
@@ -148,7 +161,8 @@ export async function writeObject(
       );
       return;
     }
-    case 'table': {
+    case 'table':
+    case 'wide': {
       // Keys come from the service too: sanitised like the values.
       const rows = (fields ?? Object.keys(obj).map((k) => [k, k] as [string, string])).map(
         ([label, key]) => [terminalText(label), key] as const,
@@ -160,14 +174,14 @@ export async function writeObject(
       for (const [label, key] of rows) {
         const v = obj[key];
         if (v === undefined || v === null || v === '') continue;
-        const text = utils.truncate(terminalText(valueText(v)), room);
+        const shown = terminalText(valueText(v));
+        const text = utils.truncate(format === 'table' && isTimeKey(key) ? shortTime(shown) : shown, room);
         io.out(`${io.color.bold(label + ' '.repeat(width - utils.strlen(label)))}  ${text}\n`);
       }
       return;
     }
     default:
-      // wide, or a report format saved in the profile (an -o flag was checked before): a record shows as a
-      // table.
+      // A report format saved in the profile (an -o flag was checked before): a record shows as a table.
       return writeObject(io, 'table', obj, fields);
   }
 }

@@ -23,12 +23,18 @@ export class JsonArrayWriter {
   }
 }
 
-/** `json`: one array document, the same with or without `--all`; closed even when the stream stops early. */
+/**
+ * `json`: one array document, the same with or without `--all`; closed when the stream ends or is interrupted
+ * (every item written is kept, cli-contract.md §4), left open when an error stopped it: a closed array would
+ * pass for the whole list, and json has no way to say it is not.
+ */
 export function json<T>(ctx: FormatterContext<T>): Formatter<T> {
   const w = new JsonArrayWriter(ctx.write);
   return {
     item: (item) => w.push(item),
     items: (items) => w.pushAll(items),
-    end: () => w.end(),
+    end: ({ failed }) => {
+      if (!failed) w.end();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import type { Column, Formatter, FormatterContext } from '../format.js';
 import type { IO } from '../io.js';
 import { terminalText } from '../terminal-text.js';
-import { cellText } from './cells.js';
+import { cellText, valueText } from './cells.js';
 
 /** Rows are written in batches: the first fixes the columns and their widths, so memory stays flat. */
 export const TABLE_BATCH = 100;
@@ -123,6 +123,8 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
   let cols: Column<T>[] | undefined;
   let widths: number[] | undefined;
   let batch: T[] = [];
+  /** The headers of the columns the terminal had no room for, said once at the end. */
+  let hidden: string[] = [];
 
   async function flush(): Promise<void> {
     if (batch.length === 0) return;
@@ -135,7 +137,11 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
         ctx.chosen || ((ctx.wide || !c.wide) && (!c.optional || items.some((i) => cellText(c, i) !== ''))),
     );
     const cell = (c: Column<T>, item: T) => {
-      const text = terminalText(cellText(c, item));
+      const shown =
+        c.tableValue && item !== null && typeof item === 'object'
+          ? valueText(c.tableValue(item))
+          : cellText(c, item);
+      const text = terminalText(shown);
       return c.time && !ctx.wide ? shortTime(text) : text;
     };
     let rows = items.map((item) => cols!.map((c) => cell(c, item)));
@@ -153,6 +159,7 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
         }));
         const fit = layout(hints, Math.max(room - 1, 20));
         const all = cols;
+        hidden = all.filter((_, i) => !fit.shown.includes(i)).map((c) => terminalText(c.header));
         cols = fit.shown.map((i) => all[i]!);
         rows = rows.map((r) => fit.shown.map((i) => r[i] ?? ''));
         widths = fit.widths;
@@ -200,6 +207,14 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
     async end({ complete }) {
       await flush();
       if (!complete) return;
+      // Columns are never left out in silence: once, after the rows (cli-contract.md §3's tables).
+      const hiddenHint = () => {
+        if (hidden.length === 0) return;
+        const n = hidden.length;
+        io.hint(
+          `${n} column${n === 1 ? '' : 's'} hidden (${hidden.join(', ')}): -o wide${ctx.columnsOption ? ' or --columns' : ''} to show ${n === 1 ? 'it' : 'them'}`,
+        );
+      };
       // The page read `count` rows plus those a stage left out (accepted risk): positions and the next
       // --offset count what was read, and the hint says how many of them are not shown, and why.
       const left = ctx.leftOut?.();
@@ -218,7 +233,9 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
             ? `Read ${range}: ${fmt(count)} shown, ${fmt(left.count)} ${left.why} — use --all or ${next}`
             : `Showing ${range} — use --all or ${next}`,
         );
+        left?.told?.();
       }
+      hiddenHint();
     },
   };
 }

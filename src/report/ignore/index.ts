@@ -68,7 +68,16 @@ export function withIgnore(
           if (!shownHere) left++;
         },
       })[Symbol.asyncIterator](),
-    leftOut: () => (left > 0 ? { count: left, why: `ignored by ${rules.file.display}` } : undefined),
+    // The page hint then says it (`4 shown, 1 ignored by … (--no-ignore to show them)`), and the count line
+    // after the report does not say it again.
+    leftOut: () =>
+      left > 0
+        ? {
+            count: left,
+            why: `ignored by ${rules.file.display} (--no-ignore to show them)`,
+            told: () => rules.countTold(),
+          }
+        : undefined,
   };
   if (source.page) out.page = source.page.bind(source);
   if (source.resume) out.resume = source.resume.bind(source);

@@ -219,10 +219,16 @@ export class IgnoreRules {
     return { warnings, notices };
   }
 
+  /** The count left out was said already (in a table's page hint): report() does not repeat it. */
+  countTold(): void {
+    this.told = true;
+  }
+  private told = false;
+
   /** Says what happened on stderr: the count left out, then the entries' warnings and notices. */
   report(io: Pick<IO, 'warn' | 'notice'>, opts: ReadScope & { shown: boolean }): void {
     const n = this.ignored;
-    if (n > 0 && !opts.shown)
+    if (n > 0 && !opts.shown && !this.told)
       io.notice(
         `${n} finding${n === 1 ? '' : 's'} ignored by ${this.file.display} (--no-ignore to show them)`,
       );

@@ -118,6 +118,8 @@ export async function pagedList<T>(ctx: Context, opts: ListOptions, spec: ListSp
     format,
     columns: selectColumns(spec.columns, opts.columns, format),
     chosen: opts.columns !== undefined,
+    // Every list command takes --columns (addListOptions).
+    columnsOption: true,
     noun: spec.noun,
     formats: spec.formats,
   };

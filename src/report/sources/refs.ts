@@ -17,9 +17,17 @@ export type Ref =
   | { kind: 'latest' }
   | { kind: 'file'; path: string; items?: AsyncIterable<Finding> };
 
-/** Checks the files that refs name (exit 2 naming them) before any request is sent. */
-export function openFileRefs(...refs: Ref[]): void {
-  for (const ref of refs) if (ref.kind === 'file') ref.items ??= readFindingsFile(ref.path);
+/**
+ * Checks the files that refs name, every item of them (exit 2 naming the file and what is wrong), before any
+ * request is sent and before anything is written: a bad line deep in a head file is never found half way
+ * through a report. The read streams (memory stays flat); the file is read again when it is compared.
+ */
+export async function openFileRefs(...refs: Ref[]): Promise<void> {
+  for (const ref of refs) {
+    if (ref.kind !== 'file') continue;
+    ref.items ??= readFindingsFile(ref.path);
+    for await (const f of ref.items) void f;
+  }
 }
 
 /** Parses a ref; a file ref's file is checked later, still before any request. */
