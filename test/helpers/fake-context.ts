@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { onTestFinished } from 'vitest';
 import type { Context } from '../../src/core/context.js';
 import type { ConfigStore, OutputFormat } from '../../src/core/config.js';
-import type { Credentials, Tokens } from '../../src/core/credentials.js';
+import { KeychainStore, type Credentials, type Tokens } from '../../src/core/credentials.js';
 import type { ApiClient } from '../../src/core/http/client.js';
 import type { HttpRequest, Send } from '../../src/core/http/types.js';
 import type { PlainSend } from '../../src/core/http/plain.js';
@@ -41,6 +41,25 @@ export interface FakeContextInit {
 }
 
 export const FAKE_BASE_URL = 'http://127.0.0.1:1';
+
+/**
+ * An OS keychain held in memory, for `connectKeychain` (with CSSCTL_CREDENTIAL_STORE auto or keychain): the
+ * product's own KeychainStore over a map of account → secret.
+ */
+export function memoryKeychain(): {
+  connect: NonNullable<FakeContextInit['connectKeychain']>;
+  entries: Map<string, string>;
+} {
+  const entries = new Map<string, string>();
+  const keytar = {
+    getPassword: async (_service: string, account: string) => entries.get(account) ?? null,
+    setPassword: async (_service: string, account: string, secret: string) => {
+      entries.set(account, secret);
+    },
+    deletePassword: async (_service: string, account: string) => entries.delete(account),
+  };
+  return { connect: async () => new KeychainStore(keytar), entries };
+}
 
 export class FakeContext implements Context {
   readonly stdout: Collect;

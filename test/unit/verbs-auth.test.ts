@@ -10,7 +10,7 @@ import { refresh } from '../../src/commands/auth/refresh.js';
 import { status } from '../../src/commands/auth/status.js';
 import { authSwitch } from '../../src/commands/auth/switch.js';
 import { token } from '../../src/commands/auth/token.js';
-import { FAKE_BASE_URL, type FakeContext } from '../helpers/fake-context.js';
+import { FAKE_BASE_URL, memoryKeychain, type FakeContext } from '../helpers/fake-context.js';
 import { bodyOf, failureOf, json, verbWorld, type VerbWorld } from '../helpers/verb.js';
 
 const PASSWORD = 'pw-Secret-123';
@@ -108,6 +108,33 @@ describe('login', () => {
     });
     const config = readFileSync(join(w.ctx.configDir, 'config.json'), 'utf8');
     for (const s of [PASSWORD, ACCESS, REFRESH]) expect(config).not.toContain(s);
+  });
+
+  it('with an OS keychain (CSSCTL_CREDENTIAL_STORE=auto) the session goes there, and no file is written', async () => {
+    const keychain = memoryKeychain();
+    const w = loggedOut([tokenAnswer()], {
+      stdin: pipe(`${PASSWORD}\n`),
+      connectKeychain: keychain.connect,
+      env: { CSSCTL_CREDENTIAL_STORE: 'auto' },
+    });
+    expect(await w.run(login, { email: 'dev@acme.test', passwordStdin: true })).toBe(0);
+    expect(w.stdout.text).toMatch(/; token stored in the OS keychain\n$/);
+    expect(JSON.parse(keychain.entries.get('default')!)).toMatchObject({ access_token: ACCESS });
+    expect(existsSync(join(w.ctx.configDir, 'credentials.json'))).toBe(false);
+    expect(w.stderr.text).toBe('');
+  });
+
+  it('auto with no keychain: the file, with a warning saying so', async () => {
+    const w = loggedOut([tokenAnswer()], {
+      stdin: pipe(`${PASSWORD}\n`),
+      env: { CSSCTL_CREDENTIAL_STORE: 'auto' },
+    });
+    expect(await w.run(login, { email: 'dev@acme.test', passwordStdin: true })).toBe(0);
+    const file = join(w.ctx.configDir, 'credentials.json');
+    expect(w.stderr.text).toBe(
+      `warning: no OS keychain could be reached; the session is stored in ${file} (mode 0600)\n`,
+    );
+    expect(storedTokens(w.ctx).default).toMatchObject({ access_token: ACCESS });
   });
 
   it('-o json: profile, base URL, workspace, email, store and expiry — no token', async () => {
@@ -239,6 +266,21 @@ describe('logout', () => {
     expect(w.sent).toHaveLength(0);
   });
 
+  it('removes the tokens from the keychain and from the file', async () => {
+    const keychain = memoryKeychain();
+    const w = await loggedIn([], {
+      connectKeychain: keychain.connect,
+      env: { CSSCTL_CREDENTIAL_STORE: 'auto' },
+    });
+    // A copy left in the file by an earlier login without a keychain goes too.
+    await w.ctx.credentials().file.set('default', { access_token: 'old-file-token', expires_at: 1 });
+    expect(keychain.entries.has('default')).toBe(true);
+    expect(await w.run(logout, {})).toBe(0);
+    expect(w.stdout.text).toBe('✓ Logged out of profile default (removed from keychain and file)\n');
+    expect(keychain.entries.size).toBe(0);
+    expect(storedTokens(w.ctx)).toStrictEqual({});
+  });
+
   it('-o json: the profile and the stores it was removed from', async () => {
     const w = await loggedIn([], { output: 'json' });
     expect(await w.run(logout, {})).toBe(0);
@@ -299,6 +341,17 @@ describe('auth status', () => {
       refreshable: true,
     });
     expectNoSecret(w, 'stored-access-3333', 'stored-refresh-4444');
+  });
+
+  it('a session in the OS keychain: the source says keychain', async () => {
+    const keychain = memoryKeychain();
+    const w = await loggedIn([], {
+      output: 'json',
+      connectKeychain: keychain.connect,
+      env: { CSSCTL_CREDENTIAL_STORE: 'auto' },
+    });
+    expect(await w.run(status, {})).toBe(0);
+    expect(JSON.parse(w.stdout.text)).toMatchObject({ token_source: 'keychain', refreshable: true });
   });
 
   it('an expired token that can be refreshed: said so, and that it is renewed on the next command', async () => {
