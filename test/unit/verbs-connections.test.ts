@@ -47,7 +47,9 @@ describe('connections list', () => {
     expect(nd.stdout.text).toBe(`${JSON.stringify(conn('a'))}\n${JSON.stringify(conn('b'))}\n`);
     const csv = verbWorld([json([conn('a', { provider: '=cmd()' })])], { output: 'csv' });
     expect(await csv.run(list, {})).toBe(0);
-    expect(csv.stdout.text).toBe("alias,provider,status,id,created\na,'=cmd(),active,con_a,\n");
+    const [header, row] = csv.stdout.text.trimEnd().split('\n');
+    expect(header!.split(',').slice(0, 4)).toStrictEqual(['alias', 'provider', 'status', 'id']);
+    expect(row).toBe("a,'=cmd(),active,con_a,");
   });
 
   it('--all follows every page until total, streaming; each item once', async () => {
