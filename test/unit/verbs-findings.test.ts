@@ -328,7 +328,7 @@ describe('findings diff', () => {
     expect((JSON.parse(w.stdout.text) as unknown[]).length).toBe(4);
   });
 
-  it.each<[string, () => Record<string, string>, RegExp]>([
+  it.each<[string, () => { base: string; head: string }, RegExp]>([
     ['--head latest', () => ({ base: 'scn_1', head: 'latest' }), /--head/],
     [
       'a base file that does not exist',
