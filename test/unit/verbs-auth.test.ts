@@ -4,6 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { reportError } from '../../src/cli.js';
 import { login } from '../../src/commands/auth/login.js';
 import { logout } from '../../src/commands/auth/logout.js';
 import { refresh } from '../../src/commands/auth/refresh.js';
@@ -245,6 +246,17 @@ describe('login', () => {
     expect(w.stdout.text).toBe('');
     expect(storedTokens(w.ctx)).toStrictEqual({});
     expect(configJson(w.ctx)).toStrictEqual({});
+    expectNoSecret(w, PASSWORD);
+  });
+
+  it('a service that echoes the password in its error: the error line (as the CLI prints it) never shows it', async () => {
+    const w = loggedOut([json({ detail: `password ${PASSWORD} is wrong` }, 401)], {
+      stdin: pipe(`${PASSWORD}\n`),
+    });
+    const err = await failureOf(w.ctx, login, { email: 'dev@acme.test', passwordStdin: true });
+    expect(err?.exit).toBe(3);
+    reportError(w.ctx.io, err, false);
+    expect(w.ctx.stderr.text).toMatch(/^error: password \[REDACTED\] is wrong/);
     expectNoSecret(w, PASSWORD);
   });
 
