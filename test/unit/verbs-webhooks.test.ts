@@ -102,6 +102,19 @@ describe('webhooks create', () => {
     expectNoSecret(w, SECRET);
   });
 
+  it.each([[[1, 2]], ['created'], [42]])(
+    'an answer that is not an object (%j): what was sent is shown, never its indices or characters',
+    async (answer) => {
+      const w = verbWorld([json(answer, 201)], { output: 'json', env: { CSSCTL_WEBHOOK_SECRET: SECRET } });
+      expect(await w.run(create, { url: 'https://h.example/x', events: 'scan.failed' })).toBe(0);
+      expect(JSON.parse(w.stdout.text)).toStrictEqual({
+        url: 'https://h.example/x',
+        events: ['scan.failed'],
+      });
+      expect(w.stderr.text).toBe('✓ Created webhook for https://h.example/x\n');
+    },
+  );
+
   it('--secret-stdin reads the secret from a pipe', async () => {
     const w = verbWorld([json(hook, 201)], { stdin: pipe(`${SECRET}\n`) });
     expect(await w.run(create, { url: hook.url, events: 'scan.completed', secretStdin: true })).toBe(0);
