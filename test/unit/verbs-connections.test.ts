@@ -182,6 +182,16 @@ describe('connections create', () => {
     expect(empty.stderr.text).toBe('✓ Created connection prod (gcp)\n');
   });
 
+  it.each([[[1, 2]], ['created'], [null]])(
+    'an answer that is not an object (%j): the connection as asked for is shown',
+    async (answer) => {
+      const w = verbWorld([json(answer, 201)], { output: 'json' });
+      expect(await w.run(create, { alias: 'prod', provider: 'aws', set: ['region=eu'] })).toBe(0);
+      expect(JSON.parse(w.stdout.text)).toStrictEqual({ alias: 'prod', provider: 'aws' });
+      expect(w.stderr.text).toBe('✓ Created connection prod (aws)\n');
+    },
+  );
+
   it('the success line names the connection as the service created it', async () => {
     const w = verbWorld([json({ alias: 'prod-1', provider: 'aws' }, 201)], { output: 'json' });
     expect(await w.run(create, { alias: 'Prod 1', provider: 'AWS', set: [] })).toBe(0);
