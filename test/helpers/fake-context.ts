@@ -44,19 +44,30 @@ export const FAKE_BASE_URL = 'http://127.0.0.1:1';
 
 /**
  * An OS keychain held in memory, for `connectKeychain` (with CSSCTL_CREDENTIAL_STORE auto or keychain): the
- * product's own KeychainStore over a map of account → secret.
+ * product's own KeychainStore over a map of account → secret. `failWith` makes every call fail with that
+ * message, as a locked keyring does.
  */
-export function memoryKeychain(): {
+export function memoryKeychain(opts: { failWith?: string } = {}): {
   connect: NonNullable<FakeContextInit['connectKeychain']>;
   entries: Map<string, string>;
 } {
   const entries = new Map<string, string>();
+  const check = () => {
+    if (opts.failWith !== undefined) throw new Error(opts.failWith);
+  };
   const keytar = {
-    getPassword: async (_service: string, account: string) => entries.get(account) ?? null,
+    getPassword: async (_service: string, account: string) => {
+      check();
+      return entries.get(account) ?? null;
+    },
     setPassword: async (_service: string, account: string, secret: string) => {
+      check();
       entries.set(account, secret);
     },
-    deletePassword: async (_service: string, account: string) => entries.delete(account),
+    deletePassword: async (_service: string, account: string) => {
+      check();
+      return entries.delete(account);
+    },
   };
   return { connect: async () => new KeychainStore(keytar), entries };
 }

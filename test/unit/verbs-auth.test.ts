@@ -293,6 +293,21 @@ describe('logout', () => {
     expect(storedTokens(w.ctx)).toStrictEqual({});
   });
 
+  it('a keychain that is locked: exit 1 saying what could not be removed, and that the file copy went', async () => {
+    const w = loggedOut([], {
+      connectKeychain: memoryKeychain({ failWith: 'the keyring is locked' }).connect,
+      env: { CSSCTL_CREDENTIAL_STORE: 'auto' },
+    });
+    await w.ctx.credentials().file.set('default', { access_token: 'old-file-token', expires_at: 1 });
+    const err = await failureOf(w.ctx, logout, {});
+    expect(err?.exit).toBe(1);
+    expect(err?.message).toBe(
+      'could not remove the tokens of profile default from the OS keychain: keychain delete failed: the keyring is locked; removed the copy in file',
+    );
+    expect(storedTokens(w.ctx)).toStrictEqual({});
+    expect(w.ctx.stdout.text).toBe('');
+  });
+
   it('-o json: the profile and the stores it was removed from', async () => {
     const w = await loggedIn([], { output: 'json' });
     expect(await w.run(logout, {})).toBe(0);
@@ -364,6 +379,15 @@ describe('auth status', () => {
     });
     expect(await w.run(status, {})).toBe(0);
     expect(JSON.parse(w.stdout.text)).toMatchObject({ token_source: 'keychain', refreshable: true });
+  });
+
+  it('a keychain that is locked is said to be, never "not logged in"', async () => {
+    const w = loggedOut([], {
+      connectKeychain: memoryKeychain({ failWith: 'the keyring is locked' }).connect,
+      env: { CSSCTL_CREDENTIAL_STORE: 'auto' },
+    });
+    expect(await w.run(status, {})).toBe(1);
+    expect(w.stderr.text).toBe('error: keychain read failed: the keyring is locked\n');
   });
 
   it('an expired token that can be refreshed: said so, and that it is renewed on the next command', async () => {
