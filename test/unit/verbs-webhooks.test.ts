@@ -615,10 +615,12 @@ function saved(
 function fake(
   answer: (req: PlainRequest, n: number) => Promise<{ status: number }> | { status: number },
   env: Record<string, string> = {},
+  output?: string,
 ) {
   const sent: PlainRequest[] = [];
   const ctx: FakeContext = new FakeContext({
     env,
+    globals: { output },
     service: async (req) => {
       sent.push(req);
       ctx.clock.t += 7; // each answer takes 7 ms
@@ -647,6 +649,25 @@ describe('webhooks replay', () => {
     expect(stdout.text).toBe(
       '2026-11-25T08:00:01.000Z  scan.completed  a.json -> HTTP 204 (7 ms)\n2026-11-25T08:00:02.000Z  scan.completed  b.json -> HTTP 204 (7 ms)\n',
     );
+  });
+
+  it('says how many were replayed; -o json: one outcome per delivery', async () => {
+    const a = saved('a.json', '2026-11-25T08:00:01.000Z', '{"n":1}');
+    const { ctx, stderr } = fake(() => ({ status: 200 }));
+    await replay(ctx, { to: 'http://127.0.0.1:9/' }, [a]);
+    expect(stderr.text).toBe('Replayed 1 delivery to http://127.0.0.1:9/.\n');
+    const j = fake(() => ({ status: 202 }), {}, 'json');
+    await replay(j.ctx, { to: 'http://127.0.0.1:9/' }, [a]);
+    expect(JSON.parse(j.stdout.text)).toStrictEqual([
+      {
+        file: a,
+        event: 'scan.completed',
+        received_at: '2026-11-25T08:00:01.000Z',
+        status: 202,
+        ok: true,
+        duration_ms: 7,
+      },
+    ]);
   });
 
   it('--resign signs with the current secret, and never shows it', async () => {
