@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { onTestFinished } from 'vitest';
 import type { Context } from '../../src/core/context.js';
 import type { ConfigStore, OutputFormat } from '../../src/core/config.js';
-import type { Credentials } from '../../src/core/credentials.js';
+import { KeychainStore, type Credentials, type Tokens } from '../../src/core/credentials.js';
 import type { ApiClient } from '../../src/core/http/client.js';
 import type { HttpRequest, Send } from '../../src/core/http/types.js';
 import type { PlainSend } from '../../src/core/http/plain.js';
@@ -28,7 +28,10 @@ export interface FakeContextInit {
   service?: Send;
   /** Global options as commander would give them (-o, --profile…). */
   globals?: GlobalOptions;
-  /** Added to the defaults: a token (CSSCTL_TOKEN), the base URL, workspace `acme`, a private config folder. */
+  /**
+   * Added to the defaults: a token (CSSCTL_TOKEN), the base URL, workspace `acme`, a private config folder. A
+   * key given as undefined removes the default (`CSSCTL_TOKEN: undefined`: no token in the environment).
+   */
   env?: NodeJS.ProcessEnv;
   argv?: string[];
   /** stdout (and stderr) claim to be a terminal of this many columns. */
@@ -38,6 +41,36 @@ export interface FakeContextInit {
 }
 
 export const FAKE_BASE_URL = 'http://127.0.0.1:1';
+
+/**
+ * An OS keychain held in memory, for `connectKeychain` (with CSSCTL_CREDENTIAL_STORE auto or keychain): the
+ * product's own KeychainStore over a map of account → secret. `failWith` makes every call fail with that
+ * message, as a locked keyring does.
+ */
+export function memoryKeychain(opts: { failWith?: string } = {}): {
+  connect: NonNullable<FakeContextInit['connectKeychain']>;
+  entries: Map<string, string>;
+} {
+  const entries = new Map<string, string>();
+  const check = () => {
+    if (opts.failWith !== undefined) throw new Error(opts.failWith);
+  };
+  const keytar = {
+    getPassword: async (_service: string, account: string) => {
+      check();
+      return entries.get(account) ?? null;
+    },
+    setPassword: async (_service: string, account: string, secret: string) => {
+      check();
+      entries.set(account, secret);
+    },
+    deletePassword: async (_service: string, account: string) => {
+      check();
+      return entries.delete(account);
+    },
+  };
+  return { connect: async () => new KeychainStore(keytar), entries };
+}
 
 export class FakeContext implements Context {
   readonly stdout: Collect;
@@ -74,6 +107,7 @@ export class FakeContext implements Context {
       CSSCTL_POLL_BASE_MS: '1000',
       ...init.env,
     };
+    for (const [k, v] of Object.entries(this.env)) if (v === undefined) delete this.env[k];
     this.globals = init.globals ?? {};
     this.argv = init.argv ?? [];
     this.io = new IO(
@@ -106,6 +140,24 @@ export class FakeContext implements Context {
   /** Stops the command as Ctrl-C would. */
   abort(reason?: unknown): void {
     this.controller.abort(reason);
+  }
+
+  /**
+   * A profile logged in as `login` leaves it: its settings in config.json and its tokens in the credential store
+   * (the file, in the fake's config folder). The tokens' base URL is the profile's.
+   */
+  async seedLogin(
+    tokens: Omit<Tokens, 'base_url'>,
+    profile: { name?: string; base_url?: string; workspace?: string; email?: string } = {},
+  ): Promise<void> {
+    const {
+      name = 'default',
+      base_url = FAKE_BASE_URL,
+      workspace = 'acme',
+      email = 'dev@acme.test',
+    } = profile;
+    await this.inner.credentials().save(name, { ...tokens, base_url });
+    await (await this.inner.config()).update(name, { base_url, workspace, email });
   }
 
   /** The paths and queries of the requests, as `GET /scans/scn_1?limit=1`. */

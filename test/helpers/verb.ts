@@ -8,6 +8,7 @@ import { exitCodeFor } from '../../src/core/errors.js';
 import { FakeContext, type FakeContextInit } from './fake-context.js';
 import type { FakeClock } from './fake-clock.js';
 import type { Reply } from './fake-send.js';
+import type { HttpRequest } from '../../src/core/http/types.js';
 import type { Collect } from './streams.js';
 
 export interface VerbWorld {
@@ -32,6 +33,28 @@ export async function runVerb<O>(ctx: Context, verb: Verb<O>, opts: O, args: str
   const unwritten = await ctx.io.finishOutput();
   if (failure) throw failure;
   if (unwritten) throw unwritten;
+}
+
+/** What runVerb threw (the command's error, its hint and exit code), or undefined when it ended with exit 0. */
+export async function failureOf<O>(
+  ctx: Context,
+  verb: Verb<O>,
+  opts: O,
+  args: string[] = [],
+): Promise<(Error & { hint?: string; exit: number }) | undefined> {
+  try {
+    await runVerb(ctx, verb, opts, args);
+    return undefined;
+  } catch (err) {
+    return Object.assign(err as Error & { hint?: string }, { exit: exitCodeFor(err) });
+  }
+}
+
+/** The JSON body of a request that was sent. */
+export function bodyOf(sent: { req: HttpRequest }): unknown {
+  const { body } = sent.req;
+  if (body === undefined) return undefined;
+  return JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
 }
 
 /** A JSON reply. */

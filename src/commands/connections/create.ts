@@ -23,7 +23,8 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<Result>
   const client = await ctx.api();
   const format = chooseFormat(await ctx.settings(), LIST_OFFER, 'connections create');
   const created = await createConnection(client, { alias, provider, ...extra });
-  const record = created && typeof created === 'object' ? created : undefined;
+  // An answer that is not an object (a list, a string) is no connection to show.
+  const record = created && typeof created === 'object' && !Array.isArray(created) ? created : undefined;
   ctx.io.success(
     `Created connection ${textOf(record?.alias) ?? alias} (${textOf(record?.provider) ?? provider})`,
   );

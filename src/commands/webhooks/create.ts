@@ -46,10 +46,10 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<Result>
   }
 
   const client = await ctx.api();
-  const created: Webhook = withoutSecret(await createWebhook(client, { url, events, secret })) ?? {
-    url,
-    events,
-  };
+  const answer = withoutSecret(await createWebhook(client, { url, events, secret }));
+  // The spec does not show the answer: one that is not an object (a list, a string) is no webhook to show.
+  const created: Webhook =
+    answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? answer : { url, events };
   const id = created.id ? ` ${clean(String(created.id))}` : '';
   io.notice(`${io.errColor.green('✓')} Created webhook${id} for ${clean(String(created.url ?? url))}`);
   const shown: Record<string, unknown> = { ...created, ...(generated ? { secret } : {}) };
