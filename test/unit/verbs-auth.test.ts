@@ -348,7 +348,7 @@ describe('auth status', () => {
       'Workspace      acme',
       'Email          dev@acme.test',
       'Token source   file',
-      'Token expires  in 3h (2026-11-22T15:00:00Z)',
+      'Token expires  in 3h (2026-11-22 15:00)',
     ]);
     expect(w.sent).toHaveLength(0);
     expectNoSecret(w, 'stored-access-3333', 'stored-refresh-4444');
@@ -394,7 +394,7 @@ describe('auth status', () => {
     const w = await loggedIn([], { expiresIn: -5 * 60_000 });
     expect(await w.run(status, {})).toBe(0);
     expect(w.stdout.text).toContain(
-      'Token expires  expired 5m ago (2026-11-22T11:55:00Z); renewed on the next command',
+      'Token expires  expired 5m ago (2026-11-22 11:55); renewed on the next command',
     );
   });
 

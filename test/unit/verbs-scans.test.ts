@@ -58,7 +58,7 @@ describe('scans create', () => {
       'CONNECTION  prod',
       'PROVIDER    aws',
       'STATUS      queued',
-      'CREATED     2026-11-22T11:59:00Z',
+      'CREATED     2026-11-22 11:59',
     ]);
     expect(w.stderr.text).toBe(
       '✓ Started scan scn_1 of connection prod\nFollow it with: cssctl scans wait scn_1\n',
@@ -227,7 +227,7 @@ describe('scans get', () => {
       'LOW         0',
       'INFO        0',
       'RISK SCORE  7.5',
-      'CREATED     2026-11-22T11:59:00Z',
+      'CREATED     2026-11-22 11:59',
     ]);
     const j = verbWorld([json(completed())], { output: 'json' });
     expect(await j.run(get, {}, ['scn_1'])).toBe(0);

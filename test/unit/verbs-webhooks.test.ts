@@ -70,7 +70,7 @@ describe('webhooks create', () => {
       'ID       wh_1',
       'URL      https://hooks.example.com/cssctl',
       'EVENTS   scan.completed',
-      'CREATED  2026-11-22T12:00:00Z',
+      'CREATED  2026-11-22 12:00',
       `SECRET   ${body.secret}`,
     ]);
     expect(w.stderr.text).toBe(
@@ -468,7 +468,7 @@ describe('webhooks listen', () => {
     expect(await l.stop()).toBeUndefined();
     expect(ctx.stdout.text).toBe(`${deliveryLine(delivery)}\n`);
     expect(ctx.stdout.text).toBe(
-      '2026-11-22T11:59:30Z  scan.completed  acme  scan scn_1 of prod: completed, 3 findings, 1 critical\n',
+      '2026-11-22T11:59:30Z  scan.completed            acme  scan scn_1 of prod: completed, 3 findings, 1 critical\n',
     );
     expect(ctx.stderr.text).toBe(`Listening on ${l.url} (Ctrl-C to stop)\nStopped.\n`);
     expect(ctx.stderr.text).not.toContain(SECRET);
