@@ -19,6 +19,7 @@ import { registerCommands } from './commands/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { addExamples } from './commands/examples.js';
 import { VERSION } from './version.js';
+import { REPORT_FORMATS } from './report/registry.js';
 import { pairJqArgs } from './jq/flags.js';
 
 export interface MainOptions {
@@ -123,7 +124,7 @@ export function buildProgram(
     .addOption(
       new Option(
         '-o, --output <format>',
-        'output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github, html',
+        `output format: table, wide, json, ndjson, csv; findings and scan reports also ${REPORT_FORMATS.join(', ')}`,
       ),
     )
     .option('--json', 'same as -o json')

@@ -53,6 +53,8 @@ export interface FormatterContext<T> {
 /** The workspace and what was read ("scan scn_1", "findings list"), for a report's header. */
 export interface ReportAbout {
   workspace?: string;
+  /** The service's base URL (OCSF's metadata.product). */
+  service?: string;
   subject?: string;
   /**
    * The --fail-on gate as the command decides it (asked once every finding is read): whether it is met and by how

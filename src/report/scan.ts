@@ -15,6 +15,7 @@ import { SEVERITIES } from '../api/findings-types.js';
 import { scanFields } from './scan-fields.js';
 import { findingColumnsShowingIgnored } from './columns.js';
 import { exportFindings, type ReportSpec } from './exporter.js';
+import { workspaceAbout } from './about.js';
 import {
   GateTally,
   enforceGate,
@@ -140,7 +141,7 @@ async function reportAgainst(
     outputFile: report === undefined ? undefined : r.outputFile,
     reports: r.reports,
     about: {
-      workspace: (await ctx.settings()).workspace,
+      ...(await workspaceAbout(ctx)),
       subject: `scan ${scan.scan_id} against ${base.label ?? 'no baseline (first run)'}`,
     },
   });
@@ -278,5 +279,5 @@ class Collected extends Writable {
 
 /** The header of a scan's report (html): the workspace and the scan. */
 async function scanAbout(ctx: Context, scanId: string): Promise<ReportAbout> {
-  return { workspace: (await ctx.settings()).workspace, subject: `scan ${scanId}` };
+  return { ...(await workspaceAbout(ctx)), subject: `scan ${scanId}` };
 }

@@ -3,6 +3,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat, selectColumns } from '../../core/output/index.js';
 import { checkDestinations, exportFindings, type ReportSpec } from '../../report/exporter.js';
+import { workspaceAbout } from '../../report/about.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { findingsSource } from '../../report/sources/findings.js';
 import type { ListOptions } from '../../report/sources/pages.js';
@@ -40,7 +41,7 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
     chosenColumns: opts.columns,
     showIgnored: opts.showIgnored,
     about: {
-      workspace: (await ctx.settings()).workspace,
+      ...(await workspaceAbout(ctx)),
       subject: scanId ? `findings of scan ${scanId}` : 'findings list',
     },
     ...(rules && opts.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),

@@ -24,10 +24,11 @@ export function loadIgnore(
 
 /**
  * Whether a format keeps ignored findings: junit always (as skipped), html always (marked rows, counted apart:
- * §8 "html count[s] them"), the others with --show-ignored.
+ * §8 "html count[s] them"), ocsf always (status Suppressed with the reason: §14, so a security lake learns that
+ * the risk was accepted rather than losing the finding), the others with --show-ignored.
  */
 export function keepsIgnored(format: string | undefined, show: boolean | undefined): boolean {
-  return format === 'junit' || format === 'html' || show === true;
+  return format === 'junit' || format === 'html' || format === 'ocsf' || show === true;
 }
 
 /**
