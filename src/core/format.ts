@@ -11,6 +11,11 @@ export interface Column<T> {
   optional?: boolean;
   /** The name `--columns` knows it by (default: the header in lower case). */
   name?: string;
+  /**
+   * The service's field (or dotted path) the column shows: the csv header (cli-contract.md §14: the service's
+   * field names), and a second name `--columns` knows it by.
+   */
+  field?: string;
   /** Shown only with `-o wide`, or when named in `--columns`. */
   wide?: boolean;
   /**

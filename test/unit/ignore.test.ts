@@ -486,10 +486,11 @@ describe('ignored findings in the reports and the gate', () => {
     expect(header).toBe('id,ignored,fingerprint');
     expect(first).toMatch(/^a,Known and accepted \(until never; .*ign\.yaml:3\),[0-9a-f]{64}$/);
     expect(second).toBe('b,,');
-    // Without --show-ignored they are no columns of the list (exit 2 naming the valid ones).
-    const plain = verbWorld([], { output: 'csv' });
+    // Without --show-ignored no finding carries them: exit 2 once the first page shows it, nothing written.
+    const plain = verbWorld([json({ total: 2, findings: fs })], { output: 'csv' });
     expect(await plain.run(list, { ignoreFile: p, columns: 'id,ignored' })).toBe(2);
     expect(plain.stderr.text).toContain('unknown column "ignored"');
+    expect(plain.stdout.text).toBe('');
   });
 
   it('junit keeps them as skipped; sarif leaves them out unless --show-ignored (then suppressions); github never', async () => {

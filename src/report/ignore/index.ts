@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.js';
 import { loadIgnoreFile } from './file.js';
 import type { Finding } from '../../api/findings-types.js';
 import type { ListSource } from '../../core/output/index.js';
-import { IgnoreRules, applyIgnore } from './stage.js';
+import { IgnoreRules, applyIgnore, applyIgnoreToPage } from './stage.js';
 
 export interface IgnoreOptions {
   ignoreFile?: string;
@@ -60,17 +60,24 @@ export function withIgnore(
   const shownHere = keepsIgnored(format, show);
   // What stdout's format leaves out, for the table's page hint: the page read `shown + left out` items.
   let left = 0;
+  const stage = {
+    keep,
+    show: show === true,
+    onIgnored: () => {
+      if (!shownHere) left++;
+    },
+  };
   const out: ListSource<Finding> = {
-    [Symbol.asyncIterator]: () =>
-      applyIgnore(source, rules, {
-        keep,
-        show: show === true,
-        onIgnored: () => {
-          if (!shownHere) left++;
-        },
-      })[Symbol.asyncIterator](),
+    [Symbol.asyncIterator]: () => applyIgnore(source, rules, stage)[Symbol.asyncIterator](),
     leftOut: () => (left > 0 ? { count: left, why: `ignored by ${rules.file.display}` } : undefined),
   };
+  // Page by page when the source has pages (what --columns reads the first page's fields from).
+  if (source.pages) {
+    const pages = source.pages.bind(source);
+    out.pages = async function* () {
+      for await (const batch of pages()) yield applyIgnoreToPage(batch, rules, stage);
+    };
+  }
   if (source.page) out.page = source.page.bind(source);
   if (source.resume) out.resume = source.resume.bind(source);
   return out;

@@ -6,7 +6,7 @@ import type { Formats, PageInfo } from '../../core/format.js';
 import {
   WIDE_LIST_OFFER,
   chooseFormat,
-  selectColumns,
+  parseColumns,
   standardFormats,
   writeList,
   type Column,
@@ -22,7 +22,7 @@ export interface ListOptions {
   limit?: number;
   offset?: number;
   all?: boolean;
-  /** --columns: names checked by selectColumns before any request. */
+  /** --columns: checked by parseColumns before any request, the fields it names once the first page is read. */
   columns?: string;
 }
 
@@ -113,7 +113,8 @@ export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec
   );
   const out = {
     format,
-    columns: selectColumns(spec.columns, opts.columns, format),
+    columns: spec.columns,
+    choice: parseColumns(opts.columns, format),
     chosen: opts.columns !== undefined,
     noun: spec.noun,
     formats: { ...standardFormats<T>(), ...spec.formats },
