@@ -67,4 +67,3 @@ describe('shortTime', () => {
     expect(shortTime('')).toBe('');
   });
 });
-
