@@ -2,7 +2,7 @@
 
 __cssctl_spec() {
   case "$1" in
-    'cssctl') subs='login logout auth connections scans findings webhooks api config version completion help' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl') subs='login logout auth connections scans findings compliance webhooks api config version completion help' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl login') subs='' flags='--email --password-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--email --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl logout') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl auth') subs='status token switch refresh' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -24,6 +24,7 @@ __cssctl_spec() {
     'cssctl findings diff') subs='' flags='--ignore-file --no-ignore --show-ignored --output-file --report --base --head --severity --state --fail-on --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--ignore-file --output-file --report --base --head --severity --state --fail-on --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl findings ignore') subs='' flags='--reason --expires --ignore-file --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--reason --expires --ignore-file --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl findings get') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl compliance') subs='' flags='--fail-under --no-step-summary --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--fail-under --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks') subs='create list delete verify listen replay trigger' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks create') subs='' flags='--url --events --secret-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--url --events --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl webhooks list') subs='' flags='--limit --offset --all --columns --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--limit --offset --columns --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -42,7 +43,7 @@ __cssctl_spec() {
     'cssctl config path') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl version') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl completion') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl help') subs='login logout auth connections scans findings webhooks api config version completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help') subs='login logout auth connections scans findings compliance webhooks api config version completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help login') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help logout') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help auth') subs='status token switch refresh' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -64,6 +65,7 @@ __cssctl_spec() {
     'cssctl help findings diff') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help findings ignore') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help findings get') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help compliance') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help webhooks') subs='create list delete verify listen replay trigger' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help webhooks create') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help webhooks list') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -95,6 +97,7 @@ __cssctl_canon() {
     'cssctl|connections') canon='connections' ;;
     'cssctl|scans') canon='scans' ;;
     'cssctl|findings') canon='findings' ;;
+    'cssctl|compliance') canon='compliance' ;;
     'cssctl|webhooks') canon='webhooks' ;;
     'cssctl|api') canon='api' ;;
     'cssctl|config') canon='config' ;;
@@ -135,6 +138,7 @@ __cssctl_canon() {
     'cssctl help|connections') canon='connections' ;;
     'cssctl help|scans') canon='scans' ;;
     'cssctl help|findings') canon='findings' ;;
+    'cssctl help|compliance') canon='compliance' ;;
     'cssctl help|webhooks') canon='webhooks' ;;
     'cssctl help|api') canon='api' ;;
     'cssctl help|config') canon='config' ;;
@@ -232,6 +236,9 @@ __cssctl_values() {
     'cssctl findings ignore|--output'|'cssctl findings ignore|-o') vals='table json ndjson csv' ;;
     'cssctl findings get|--profile') dyn=profiles ;;
     'cssctl findings get|--output'|'cssctl findings get|-o') vals='table json ndjson csv' ;;
+    'cssctl compliance|--fail-under') vals='50 60 70 80 90' ;;
+    'cssctl compliance|--profile') dyn=profiles ;;
+    'cssctl compliance|--output'|'cssctl compliance|-o') vals='table json ndjson csv' ;;
     'cssctl webhooks|--profile') dyn=profiles ;;
     'cssctl webhooks|--output'|'cssctl webhooks|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl webhooks create|--events') vals='scan.completed scan.failed finding.critical finding.high compliance.score_dropped all' list=1 ;;
@@ -319,6 +326,8 @@ __cssctl_values() {
     'cssctl help findings ignore|--output'|'cssctl help findings ignore|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help findings get|--profile') dyn=profiles ;;
     'cssctl help findings get|--output'|'cssctl help findings get|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help compliance|--profile') dyn=profiles ;;
+    'cssctl help compliance|--output'|'cssctl help compliance|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help webhooks|--profile') dyn=profiles ;;
     'cssctl help webhooks|--output'|'cssctl help webhooks|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help webhooks create|--profile') dyn=profiles ;;
