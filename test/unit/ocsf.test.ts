@@ -11,6 +11,7 @@ import {
   OCSF_VERSION,
   ocsf,
   ocsfEvent,
+  ocsfLine,
   ocsfMetadata,
   severityOf,
   statusOf,
@@ -359,6 +360,26 @@ describe('a comparison and accepted risks', () => {
       expectValidOcsf(line(e));
     }
     expect(keepsIgnored('ocsf', false)).toBe(true);
+  });
+});
+
+describe('the line ocsf() writes', () => {
+  it('is the event ocsfEvent() builds, metadata spliced in, for every kind of finding', () => {
+    const metaJson = JSON.stringify(meta);
+    const info = { reason: 'r', expires: 'never', source: 'f:1' };
+    const cases: Finding[] = [
+      sample,
+      finding({ id: 'x', created_at: undefined }),
+      { severity: 'low' } as Finding,
+      finding({ id: 'y', rule_id: 'r1', details: { a: [1] } }),
+      annotate(sample, { state: 'fixed', fingerprint: fingerprintOf(sample) }),
+      markIgnored(sample, info, true),
+    ];
+    for (const f of cases) {
+      const text = ocsfLine(f, metaJson, () => NOW);
+      expect(text.endsWith('\n')).toBe(true);
+      expect(text.slice(0, -1)).toBe(JSON.stringify(event(f)));
+    }
   });
 });
 
