@@ -261,6 +261,14 @@ describe('through the verbs', () => {
     );
   });
 
+  it('a field name with terminal controls never drives the terminal in a table header', async () => {
+    const evil = { id: 'a', '\u001b[2Jx': 1 };
+    const w = verbWorld([json({ total: 1, findings: [evil] })], { output: 'table' });
+    expect(await w.run(list, { columns: 'all' })).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    expect(w.stdout.text).not.toMatch(/\u001b/);
+  });
+
   it('the table takes fields too, with --columns all', async () => {
     const w = verbWorld([json({ total: 1, findings: [f1] })], { output: 'table' });
     expect(await w.run(list, { columns: 'id,scan_id,details.region' })).toBe(0);

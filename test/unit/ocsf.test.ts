@@ -279,6 +279,12 @@ describe('a finding as a Detection Finding', () => {
     expectValidOcsf(line(e));
   });
 
+  it('a field named __proto__ is kept in unmapped like any other', () => {
+    const f = JSON.parse('{"id":"p","severity":"low","__proto__":{"x":1},"constructor":"c"}') as Finding;
+    const [e] = expectValidOcsf(ocsfLine(f, JSON.stringify(meta), () => NOW));
+    expect(JSON.stringify(e!.unmapped)).toBe('{"__proto__":{"x":1},"constructor":"c"}');
+  });
+
   it('falls back to the time of the export when created_at is missing or not a date', () => {
     for (const created_at of [undefined, 'yesterday', '']) {
       const e = event(finding({ id: 'x', created_at })) as Tree;

@@ -12,6 +12,7 @@
 import { UsageError } from '../errors.js';
 import type { Column } from '../format.js';
 import { closest } from '../suggest.js';
+import { terminalText } from '../terminal-text.js';
 
 /** The name `--columns` knows a column by: its own, else its header in lower case (spaces as '_'). */
 export function columnName(c: Pick<Column<unknown>, 'name' | 'header'>): string {
@@ -99,7 +100,8 @@ export function valueAt(item: unknown, path: string): unknown {
 /** A column that shows a field (or a dotted path) of the items as it is: objects and arrays as JSON text. */
 export function fieldColumn<T>(path: string, like?: Column<T>): Column<T> {
   return {
-    header: like?.header ?? path.toUpperCase(),
+    // A field's name is the service's text: in a table header it must not drive the terminal either.
+    header: like?.header ?? terminalText(path).toUpperCase(),
     name: path,
     field: path,
     value: (item) => valueAt(item, path),

@@ -201,9 +201,10 @@ function eventParts(f: Finding, now: () => number): EventParts {
     // The check id is the analytic's uid; the other of rule_id/check_id, when both are given, stays here.
     if (check !== undefined && (k === 'rule_id' || k === 'check_id') && text(v).trim() === check) continue;
     if (k === 'fingerprint' && (info || ignored)) continue;
-    (unmapped ??= {})[k] = v;
+    // No prototype: a field the service names `__proto__` is a field like any other, never lost.
+    (unmapped ??= Object.create(null) as Record<string, unknown>)[k] = v;
   }
-  if (ignored) (unmapped ??= {}).ignored = ignoredJson(ignored);
+  if (ignored) (unmapped ??= Object.create(null) as Record<string, unknown>).ignored = ignoredJson(ignored);
   const originalTime = typeof f.created_at === 'string' && f.created_at !== '' ? f.created_at : undefined;
   return { body, originalTime, unmapped };
 }
