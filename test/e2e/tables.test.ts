@@ -207,6 +207,15 @@ describe('--columns', () => {
     },
   );
 
+  it('--columns all: every field of the first page, the default columns first', async () => {
+    const res = await w.run(['findings', 'list', '--limit', '3', '-o', 'csv', '--columns', 'all']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(lines(res.stdout)[0]).toBe(
+      'severity,title,resource,connection_alias,status,id,created_at,scan_id',
+    );
+    expect(lines(res.stdout)).toHaveLength(4);
+  });
+
   it('fields the items carry and dotted paths: no typo, no request lost', async () => {
     const res = await w.run([
       'findings',
