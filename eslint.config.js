@@ -12,6 +12,8 @@ export default tseslint.config(
       sourceType: 'commonjs',
       globals: { module: 'readonly', require: 'readonly', __filename: 'readonly', __dirname: 'readonly' },
     },
+    // CommonJS loads its modules with require().
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },

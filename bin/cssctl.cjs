@@ -39,49 +39,28 @@ const distFiles = {
 };
 
 /**
- * The formats of a scan report, which holds every finding of the scan (cli-contract.md §2, scans wait): a copy
- * of src/report/registry.ts's list (this file loads nothing of the CLI); a unit test keeps the two the same.
- */
-const REPORT_FORMATS = new Set(['sarif', 'junit', 'github', 'html', 'ocsf']);
-
-/**
  * Whether argv asks for every page or a comparison, and this process does not have the export settings yet.
- * A test of argv's words, not a parse: a flag value spelled like one of them costs a relaunch (~30 ms), never
- * a wrong answer.
+ * Read with the tokenizer the CLI uses (bin/argv.cjs): a subcommand's option is a switch to it, so a value
+ * spelled like a command word costs a relaunch (~30 ms), never a wrong answer.
  */
 function wantsExportHeap(args) {
-  const end = args.indexOf('--');
-  const own = end < 0 ? args : args.slice(0, end);
-  // Every page (--all, --paginate), two whole sets compared (findings diff, --baseline), or a scan's report
-  // (scans wait or create with -o and a report format, or --report).
+  const { flags, words } = require('./argv.cjs').tokenize(args);
+  const [noun, verb] = words.map((w) => w.word);
+  // Every page (--all, --paginate), two whole sets compared (findings diff, --baseline), or a wait for a scan,
+  // whose report may read every finding (a wait takes seconds: the relaunch's ~30 ms are nothing beside it, and
+  // the launcher needs no list of the formats that read them).
   const long =
-    own.includes('--all') ||
-    own.includes('--paginate') ||
-    own.some((a) => a === '--baseline' || a.startsWith('--baseline=')) ||
-    (own.includes('findings') && own.includes('diff')) ||
-    (own.includes('scans') && (own.includes('wait') || own.includes('create')) && scanReport(own));
+    flags.has('all') ||
+    flags.has('paginate') ||
+    flags.has('baseline') ||
+    (noun === 'findings' && verb === 'diff') ||
+    (noun === 'scans' && (verb === 'wait' || (verb === 'create' && flags.has('wait'))));
   return long && !hasExportFlags();
 }
 
 /** Whether this process was started with EXPORT_V8_FLAGS (it is the export process of a relaunch). */
 function hasExportFlags() {
   return EXPORT_V8_FLAGS.every((f) => process.execArgv.includes(f));
-}
-
-/** Whether a scans command's argv asks for a report: -o/--output with a report format, or --report. */
-function scanReport(own) {
-  return own.some((a, i) => {
-    if (a === '--report' || a.startsWith('--report=')) return true;
-    const value =
-      a === '-o' || a === '--output'
-        ? own[i + 1]
-        : a.startsWith('--output=')
-          ? a.slice('--output='.length)
-          : /^-o[^-]/.test(a)
-            ? a.slice(2).replace(/^=/, '')
-            : undefined;
-    return value !== undefined && REPORT_FORMATS.has(value);
-  });
 }
 
 /**
@@ -135,10 +114,10 @@ function relaunch(args, { sea = false } = {}) {
 function loadCli({ cache = true, save = cache, env = process.env, files = distFiles, cachedData } = {}) {
   const path = files.path('cli.cjs');
   let cjsRequire;
-  // The files built apart from the bundle (config-writer.cjs, jq.cjs: scripts/build.mjs) come from the single
-  // executable's assets; the package has them in dist/ beside cli.cjs.
+  // The files built apart from the bundle (config-writer.cjs, jq.cjs, help-topics.cjs: scripts/build.mjs) come
+  // from the single executable's assets; the package has them in dist/ beside cli.cjs.
   const apart = (id) =>
-    files.sea && /^\.\/(config-writer|jq)\.cjs$/.test(id) ? files.module(id.slice(2)) : undefined;
+    files.sea && /^\.\/(config-writer|jq|help-topics)\.cjs$/.test(id) ? files.module(id.slice(2)) : undefined;
   const require = (id) =>
     apart(id) ?? (cjsRequire ??= process.getBuiltinModule('node:module').createRequire(path))(id);
   if (process.argv.includes('--verbose') || env.CSSCTL_DEBUG === '1') {

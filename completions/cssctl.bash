@@ -43,7 +43,7 @@ __cssctl_spec() {
     'cssctl config path') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl version') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl completion') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl help') subs='login logout auth connections scans findings compliance webhooks api config version completion' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help') subs='login logout auth connections scans findings compliance webhooks api config version completion exit-codes environment formats ignore-file' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help login') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help logout') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help auth') subs='status token switch refresh' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -84,6 +84,10 @@ __cssctl_spec() {
     'cssctl help config path') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help version') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help completion') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help exit-codes') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help environment') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help formats') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help ignore-file') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     *) subs='' flags='' vflags='' ;;
   esac
 }
@@ -144,6 +148,10 @@ __cssctl_canon() {
     'cssctl help|config') canon='config' ;;
     'cssctl help|version') canon='version' ;;
     'cssctl help|completion') canon='completion' ;;
+    'cssctl help|exit-codes') canon='exit-codes' ;;
+    'cssctl help|environment') canon='environment' ;;
+    'cssctl help|formats') canon='formats' ;;
+    'cssctl help|ignore-file') canon='ignore-file' ;;
     'cssctl help auth|status') canon='status' ;;
     'cssctl help auth|token') canon='token' ;;
     'cssctl help auth|switch') canon='switch' ;;
@@ -280,7 +288,7 @@ __cssctl_values() {
     'cssctl version|--profile') dyn=profiles ;;
     'cssctl version|--output'|'cssctl version|-o') vals='table json ndjson csv' ;;
     'cssctl completion|--profile') dyn=profiles ;;
-    'cssctl completion|--output'|'cssctl completion|-o') vals='table json ndjson csv' ;;
+    'cssctl completion|--output'|'cssctl completion|-o') vals='' ;;
     'cssctl completion#0') vals='bash zsh fish' ;;
     'cssctl help|--profile') dyn=profiles ;;
     'cssctl help|--output'|'cssctl help|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
@@ -364,6 +372,14 @@ __cssctl_values() {
     'cssctl help version|--output'|'cssctl help version|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help completion|--profile') dyn=profiles ;;
     'cssctl help completion|--output'|'cssctl help completion|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help exit-codes|--profile') dyn=profiles ;;
+    'cssctl help exit-codes|--output'|'cssctl help exit-codes|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help environment|--profile') dyn=profiles ;;
+    'cssctl help environment|--output'|'cssctl help environment|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help formats|--profile') dyn=profiles ;;
+    'cssctl help formats|--output'|'cssctl help formats|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help ignore-file|--profile') dyn=profiles ;;
+    'cssctl help ignore-file|--output'|'cssctl help ignore-file|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
   esac
 }
 

@@ -106,6 +106,7 @@ export async function buildExe() {
     // Built apart from the bundle and required only by the commands that need them (bin/cssctl.cjs apart()).
     'config-writer.cjs': join(dist, 'config-writer.cjs'),
     'jq.cjs': join(dist, 'jq.cjs'),
+    'help-topics.cjs': join(dist, 'help-topics.cjs'),
     ...(existsSync(keytar) ? { 'keytar.node': keytar } : {}),
   };
   if (!assets['keytar.node'])

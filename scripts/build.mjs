@@ -161,6 +161,20 @@ const jqApart = {
   },
 };
 
+/**
+ * The pages of `cssctl help <topic>` (src/help/pages.ts) with their renderer and marked: a file of their own,
+ * dist/help-topics.cjs, required only by `help <topic>`, so no other command loads the text.
+ */
+const helpTopicsApart = {
+  name: 'help-topics-apart',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]help[\\/]pages\.js$/ }, () => ({
+      path: './help-topics.cjs',
+      external: true,
+    }));
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const common = {
   bundle: true,
@@ -189,9 +203,9 @@ const cliBuild = await build({
   entryPoints: { cli: 'src/cli.ts' },
   outExtension: { '.js': '.cjs' },
   // undiciParts first: its node:http2 stand-in wins over the lazy built-in.
-  plugins: [configWriterApart, jqApart, undiciParts, lazyBuiltins],
+  plugins: [configWriterApart, jqApart, helpTopicsApart, undiciParts, lazyBuiltins],
   // An import() of a bundled module is a lazy initialiser (a script compiled by node:vm has no loader for
-  // import()); the files kept apart (config-writer.cjs, jq.cjs) and keytar, in the keychain helper, are required.
+  // import()); the files kept apart (config-writer.cjs, jq.cjs, help-topics.cjs) and keytar, in the keychain helper, are required.
   supported: { 'dynamic-import': false },
   // The bundle is one function expression, called at once when Node's CommonJS loader runs the file (and
   // --verbose does, for source maps); run as a script by node:vm it evaluates to the function, which
@@ -253,6 +267,25 @@ const jqBuild = await build({
   outdir: 'dist',
   minify: true,
 });
+// The help topics' pages, inlined from docs/ (src/help/topics.ts names them).
+const docs = await import('./gen-docs.mjs');
+const helpTopicsBuild = await build({
+  ...common,
+  metafile: true,
+  format: 'cjs',
+  entryPoints: { 'help-topics': 'src/help/pages.ts' },
+  outExtension: { '.js': '.cjs' },
+  plugins: [lazyBuiltins],
+  banner: {},
+  // The pages' text; src/help/pages.ts reads docs/ (through import.meta.url) only when run from the sources.
+  define: {
+    ...common.define,
+    __CSSCTL_HELP_PAGES__: JSON.stringify(await docs.helpPages()),
+    'import.meta.url': '"file:///"',
+  },
+  outdir: 'dist',
+  minify: true,
+});
 // keytar in a child process cssctl can kill (src/core/keychain.ts).
 const workerBuild = await build({
   ...common,
@@ -263,10 +296,18 @@ const workerBuild = await build({
 });
 // dist/THIRD-PARTY-NOTICES.md: the licences of what the shipped bundles hold.
 (await import('./notices.mjs')).writeNotices(
-  [cliBuild.metafile, workerBuild.metafile, configWriterBuild.metafile, jqBuild.metafile],
+  [
+    cliBuild.metafile,
+    workerBuild.metafile,
+    configWriterBuild.metafile,
+    jqBuild.metafile,
+    helpTopicsBuild.metafile,
+  ],
   fileURLToPath(new URL('..', import.meta.url)),
   fileURLToPath(new URL('../dist/THIRD-PARTY-NOTICES.md', import.meta.url)),
   `${pkg.name} ${pkg.version}`,
 );
 // dist/help.json: --version and --help answered by bin/cssctl.cjs without loading the CLI.
 await (await import('./gen-help.mjs')).writeHelpFile();
+// dist/man/: the man pages, from the same command tree; and whether docs/commands.md still matches it.
+await docs.writeBuildDocs();

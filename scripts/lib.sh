@@ -2,8 +2,8 @@
 
 # The Debian packages the tests need: keytar's build dependency (libsecret-1-dev); a real Secret Service
 # (gnome-keyring, dbus, secret-tool); openssl for test certificates; the shells and tmux of the completion and
-# terminal tests; xmllint to validate JUnit reports against junit-10.xsd.
-CSSCTL_TEST_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools openssl zsh fish tmux libxml2-utils chromium)
+# terminal tests; xmllint to validate JUnit reports against junit-10.xsd; groff and man to check the man pages.
+CSSCTL_TEST_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools openssl zsh fish tmux libxml2-utils chromium groff-base man-db)
 
 # Installs the Debian packages named ("$@") that are missing, as root or with sudo. Where it cannot (not
 # Debian, no root and no sudo, no network), it says in one line what is missing and what will be skipped, and

@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Clock } from './core/clock.js';
-import { Context, type GlobalOptions } from './core/context.js';
+import type { Context } from './core/context.js';
+import { ProcessContext } from './core/process-context.js';
+import type { GlobalOptions } from './core/settings.js';
 import {
   ApiError,
   CliError,
@@ -19,8 +21,11 @@ import { registerCommands } from './commands/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { addExamples } from './commands/examples.js';
 import { VERSION } from './version.js';
-import { REPORT_FORMATS } from './report/registry.js';
-import { pairJqArgs } from './jq/flags.js';
+import { GLOBAL_OPTIONS, joinPairs, tokenize } from '../bin/argv.cjs';
+import { REPORT_FORMATS } from './core/output/formats.js';
+import { WIDE_LIST_OFFER } from './core/output/offer.js';
+import { wireVerbs, type MakeContext } from './cli/wire.js';
+import { topicsHelpText } from './help/topics.js';
 
 export interface MainOptions {
   argv: string[];
@@ -32,71 +37,73 @@ export interface MainOptions {
 }
 
 /**
- * Flags that shape how errors are printed must be known even when parsing itself fails, so they are
- * pre-read from argv; commander does the real parsing.
+ * Flags that shape how errors are printed must be known even when parsing itself fails, so they are read from
+ * argv with the shared tokenizer (bin/argv.cjs); commander does the real parsing.
  */
-function earlyFlags(argv: string[], env: NodeJS.ProcessEnv) {
-  const args = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : undefined);
-  let output: string | undefined;
-  let quiet = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-q' || a === '--quiet') quiet = true;
-    else if (a === '-o' || a === '--output') output = args[i + 1];
-    else if (a.startsWith('--output=')) output = a.slice(9);
-    else if (/^-[a-zA-Z]{2,}/.test(a)) {
-      // A cluster of short flags: `-qo json`, `-qojson`, `-ojson`.
-      for (let j = 1; j < a.length; j++) {
-        const c = a[j];
-        if (c === 'q') quiet = true;
-        else if (c === 'o') {
-          output = a.slice(j + 1) || args[i + 1];
-          break;
-        } else if (c === 'w') break; // -w takes the rest as its value
-      }
-    }
-  }
+function earlyFlags(argv: readonly string[], env: NodeJS.ProcessEnv) {
+  const { flags } = tokenize(argv);
+  const output = flags.get('output')?.at(-1);
   return {
-    quiet,
-    verbose: args.includes('--verbose') || env.CSSCTL_DEBUG === '1',
-    noColor: args.includes('--no-color'),
+    quiet: flags.has('quiet'),
+    verbose: flags.has('verbose') || env.CSSCTL_DEBUG === '1',
+    noColor: flags.has('no-color'),
     // --jq implies -o json (src/jq/flags.ts).
-    jsonErrors: args.includes('--json') || args.includes('--jq') || output === 'json' || output === 'ndjson',
+    jsonErrors: flags.has('json') || flags.has('jq') || output === 'json' || output === 'ndjson',
   };
 }
 
-/** Global options that take a value, so `cssctl --profile p help x` finds the `help` word. */
-const VALUE_OPTIONS = new Set([
-  '--profile',
-  '--base-url',
-  '-w',
-  '--workspace',
-  '-o',
-  '--output',
-  '--timeout',
-  '--max-wait',
-  '--jq',
-]);
-
 /** The first word of argv that is not an option or an option's value (the command), with its index. */
-function commandWord(argv: string[]): { word?: string; index: number } {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') break;
-    if (a.startsWith('-')) {
-      if (VALUE_OPTIONS.has(a)) i++;
-      else if (a === '--arg' || a === '--argjson') i += 2;
-      continue;
-    }
-    return { word: a, index: i };
-  }
-  return { index: -1 };
+function commandWord(argv: readonly string[]): { word?: string; index: number } {
+  return tokenize(argv).words[0] ?? { index: -1 };
 }
 
-/** `cssctl help [command...]` is `cssctl [command...] --help`. */
-function helpAsFlag(argv: string[]): string[] {
+/** The words of argv after index `from` that are not options or option values. */
+function positionals(argv: string[], from: number): string[] {
+  return tokenize(argv)
+    .words.filter((w) => w.index >= from)
+    .map((w) => w.word);
+}
+
+/**
+ * `cssctl help [command...]` is `cssctl [command...] --help`; `cssctl help <topic>` prints a docs/ page
+ * (src/help/). Anything else after `help` is a usage error naming the topics (src/help/command.ts).
+ */
+async function routeHelp(argv: string[], program: Command): Promise<{ argv: string[] } | { topic: string }> {
   const { word, index } = commandWord(argv);
-  return word === 'help' ? [...argv.slice(0, index), ...argv.slice(index + 1), '--help'] : argv;
+  if (word !== 'help') return { argv };
+  const route = (await import('./help/command.js')).routeHelp(program, positionals(argv, index + 1));
+  if ('topic' in route) return route;
+  return { argv: [...argv.slice(0, index), ...argv.slice(index + 1), '--help'] };
+}
+
+/** `cssctl help <topic>`: the page, as wide as the terminal (80 columns when stdout is not one). */
+async function printTopic(io: IO, topic: string): Promise<void> {
+  const { renderTopic } = await import('./help/pages.js');
+  const columns = helpWidth(io.stdout);
+  const c = io.color;
+  io.out(
+    renderTopic(topic, {
+      // A terminal that reports 0 columns (`script`, `docker -t`) says nothing of its width.
+      width: columns > 0 ? columns : 80,
+      style:
+        c.level > 0 ? { bold: (t) => c.bold(t), dim: (t) => c.dim(t), code: (t) => c.cyan(t) } : undefined,
+    }),
+  );
+}
+
+/** Commander's options from the one definition of the global options (bin/argv.cjs). */
+function globalOptions(): Option[] {
+  return GLOBAL_OPTIONS.map((o) => {
+    const option = new Option(
+      o.flags,
+      o.flags.startsWith('-o,')
+        ? `output format: ${WIDE_LIST_OFFER.names.join(', ')}; findings and scan reports also ${REPORT_FORMATS.join(', ')} (default: table, or the profile's output)`
+        : o.description,
+    );
+    // Repeatable, as jq's own: every `--arg name value` is kept (joined by joinPairs).
+    if (o.arity === 2) option.argParser(collectArg);
+    return option;
+  });
 }
 
 /**
@@ -107,7 +114,7 @@ function helpAsFlag(argv: string[]): string[] {
  */
 export function buildProgram(
   io: IO,
-  makeContext: (cmd: Command) => Context,
+  makeContext: MakeContext,
   env: NodeJS.ProcessEnv = process.env,
   argv?: string[],
 ): Command {
@@ -117,26 +124,8 @@ export function buildProgram(
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .configureHelp({ showGlobalOptions: true })
-    .showSuggestionAfterError(true)
-    .option('--profile <name>', 'saved profile to use (env: CSSCTL_PROFILE)')
-    .option('--base-url <url>', 'service address (env: CSSCTL_BASE_URL)')
-    .option('-w, --workspace <slug>', 'workspace slug, sent as X-Tenant-Slug (env: CSSCTL_WORKSPACE)')
-    .addOption(
-      new Option(
-        '-o, --output <format>',
-        `output format: table, wide, json, ndjson, csv; findings and scan reports also ${REPORT_FORMATS.join(', ')}`,
-      ),
-    )
-    .option('--json', 'same as -o json')
-    .option('--no-color', 'no ANSI colour (env: NO_COLOR)')
-    .option('-q, --quiet', 'no spinners, notices or hints on stderr')
-    .option('--verbose', 'log each HTTP exchange to stderr, secrets redacted (env: CSSCTL_DEBUG=1)')
-    .option('--timeout <seconds>', 'per-request timeout', undefined)
-    .option('--max-wait <seconds>', 'longest total wait on rate limits for one command')
-    .option('--jq <filter>', 'filter JSON output with a jq program (implies -o json unless -o ndjson)')
-    .option('--arg <name> <value>', 'with --jq: bind $name to the string value (repeatable)', collectArg)
-    .option('--argjson <name> <json>', 'with --jq: bind $name to the JSON value (repeatable)', collectArg)
-    .option('--jq-exit-status', 'with --jq: exit 1 when the last result is false or null (as jq -e)');
+    .showSuggestionAfterError(true);
+  for (const option of globalOptions()) program.addOption(option);
   program.configureOutput({
     writeOut: (s) => io.out(s),
     writeErr: (s) => io.stderr.write(s),
@@ -146,7 +135,7 @@ export function buildProgram(
     outputError: () => undefined, // reported by main() as one line
   });
   program.exitOverride();
-  registerCommands(program, makeContext, argv && commandWord(argv).word);
+  registerCommands(program, wireVerbs(makeContext), argv && commandWord(argv).word);
   registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {
@@ -159,6 +148,7 @@ export function buildProgram(
     cmd.commands.forEach(configure);
   };
   program.commands.forEach(configure);
+  program.addHelpText('after', topicsHelpText());
   addExamples(program);
   return program;
 }
@@ -183,7 +173,7 @@ export async function main(opts: MainOptions): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
   let ctx: Context | undefined;
   const makeContext = (cmd: Command) =>
-    (ctx = new Context({
+    (ctx = new ProcessContext({
       io,
       env: opts.env,
       globals: cmd.optsWithGlobals<GlobalOptions>(),
@@ -202,7 +192,12 @@ export async function main(opts: MainOptions): Promise<number> {
   const program = buildProgram(io, makeContext, opts.env, argv);
   let code: number = ExitCode.ok;
   try {
-    await program.parseAsync(helpAsFlag(pairJqArgs(argv)), { from: 'user' });
+    const paired = joinPairs(argv);
+    if (paired.missing !== undefined)
+      throw new UsageError(`${paired.missing} takes a name and a value: ${paired.missing} <name> <value>`);
+    const route = await routeHelp(paired.argv, program);
+    if ('topic' in route) await printTopic(io, route.topic);
+    else await program.parseAsync(route.argv, { from: 'user' });
   } catch (err) {
     code = await failed(err, io, signal, jsonErrors());
   }

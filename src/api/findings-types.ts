@@ -7,9 +7,9 @@ export const SCAN_STATUSES = ['queued', 'running', 'completed', 'failed'] as con
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-/** 0 for critical … 4 for info; unknown severities sort last. */
+/** 0 for critical … 4 for info, any case; unknown severities (and none) rank last, as 5. */
 export function severityRank(s: unknown): number {
-  const i = SEVERITIES.indexOf(String(s).toLowerCase() as Severity);
+  const i = SEVERITIES.indexOf(String(s ?? '').toLowerCase() as Severity);
   return i < 0 ? SEVERITIES.length : i;
 }
 

@@ -129,9 +129,18 @@ function pathOf(cmd: Command): string {
   return names.join(' ');
 }
 
-/** Appends the command's examples to its --help. */
+const KEY = Symbol.for('cssctl.examples');
+
+/** Appends the command's examples to its --help, and keeps them on the command for the reference pages. */
 export function addExamples(cmd: Command): void {
   const examples = EXAMPLES[pathOf(cmd)];
-  if (examples?.length)
+  if (examples?.length) {
+    (cmd as unknown as Record<symbol, readonly string[]>)[KEY] = examples;
     cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  }
+}
+
+/** The examples addExamples() gave a command (docs/commands.md and the man pages: src/reference/). */
+export function examplesOf(cmd: Command): readonly string[] {
+  return (cmd as unknown as Record<symbol, readonly string[] | undefined>)[KEY] ?? [];
 }

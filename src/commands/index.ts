@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { MakeContext } from './shared/action.js';
+import type { Wire } from './shared/action.js';
 import { registerAuth } from './auth/index.js';
 import { registerConfig } from './config/index.js';
 import { registerConnections } from './connections/index.js';
@@ -10,7 +10,7 @@ import { registerWebhooks } from './webhooks/index.js';
 import { registerCompliance } from './compliance/index.js';
 import { registerVersion } from './version/index.js';
 
-type Register = (program: Command, makeContext: MakeContext) => void;
+type Register = (program: Command, wire: Wire) => void;
 
 /** Each registrar with the top-level words it adds to the tree. */
 const REGISTRARS: [words: string[], register: Register][] = [
@@ -29,7 +29,7 @@ const REGISTRARS: [words: string[], register: Register][] = [
  * The command tree. Each noun registers its verbs; each verb's code loads only when it runs. Given the
  * command word of argv, only the registrar that adds that word runs (when one does): parsing needs no other.
  */
-export function registerCommands(program: Command, makeContext: MakeContext, word?: string): void {
+export function registerCommands(program: Command, wire: Wire, word?: string): void {
   const one = REGISTRARS.find(([words]) => word !== undefined && words.includes(word));
-  for (const entry of one ? [one] : REGISTRARS) entry[1](program, makeContext);
+  for (const entry of one ? [one] : REGISTRARS) entry[1](program, wire);
 }

@@ -17,7 +17,8 @@
 //   - -o completes to the standard formats (LIST_OFFER, what lazy() offers by default). A command that passes
 //     lazy() another Offer declares the same names for completion, next to its registration:
 //       completeWith(cmd, { outputs: FINDINGS_OFFER.names })
-//   After changing the tree, `npm run completions` regenerates completions/ (a test fails until then).
+//   After changing the tree, `npm run docs` regenerates completions/, docs/commands.md and package.json `man`
+//   (`npm run completions` the first only; tests fail until then).
 
 /** A value source read when TAB is pressed, through the hidden `cssctl __complete <source>`. */
 export interface DynamicValues {

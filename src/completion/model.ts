@@ -3,6 +3,7 @@
 import type { Argument, Command, Option } from 'commander';
 import { completionOf, type CommandCompletion, type CompletionValues, type DynamicValues } from './meta.js';
 import { ALL_OUTPUTS, DEFAULT_OUTPUTS, LIST_FLAGS, VALUES_BY_ARGUMENT, VALUES_BY_FLAG } from './values.js';
+import { HELP_TOPICS } from '../help/topics.js';
 
 export interface FlagSpec {
   long?: string;
@@ -44,7 +45,7 @@ function isValues(v: unknown): v is CompletionValues {
  * The output formats a command offers: its own declaration or its nearest ancestor's; else, for a command
  * that runs (a verb), the standard formats lazy() offers by default; before a verb is named, all of them.
  */
-function outputsOf(cmd: Command): readonly string[] {
+export function outputsOf(cmd: Command): readonly string[] {
   for (let c: Command | null = cmd; c; c = c.parent) {
     const meta = completionOf(c);
     if (isCommandCompletion(meta)) return meta.outputs;
@@ -108,7 +109,7 @@ function walk(cmd: Command, path: string[]): CommandSpec {
 
 /**
  * `cssctl help <command…>` (cli.ts turns it into `<command…> --help`): offered as a command whose words are
- * the command tree's, without their flags and arguments.
+ * the command tree's, without their flags and arguments, and the help topics (`cssctl help exit-codes`).
  */
 function helpSpec(root: CommandSpec): CommandSpec {
   const under = (c: CommandSpec, path: string[]): CommandSpec => ({
@@ -125,7 +126,18 @@ function helpSpec(root: CommandSpec): CommandSpec {
     description: 'show help for a command',
     flags: root.flags,
     args: [],
-    commands: root.commands.map((c) => under(c, [root.name, 'help', c.name])),
+    commands: [
+      ...root.commands.map((c) => under(c, [root.name, 'help', c.name])),
+      ...HELP_TOPICS.map((t) => ({
+        path: [root.name, 'help', t.name],
+        name: t.name,
+        aliases: [],
+        description: t.summary,
+        flags: root.flags,
+        args: [],
+        commands: [],
+      })),
+    ],
   };
 }
 

@@ -10,7 +10,9 @@ import { isAbsolute, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Scan } from '../api/findings-types.js';
 import { normalizeBaseUrl } from '../core/url.js';
-import { Context, type GlobalOptions } from '../core/context.js';
+import type { Context } from '../core/context.js';
+import type { GlobalOptions } from '../core/settings.js';
+import { ProcessContext } from '../core/process-context.js';
 import { Session, envToken } from '../core/http/session.js';
 import { IO } from '../core/io.js';
 
@@ -63,7 +65,7 @@ function writeCache(file: string, dir: string, entry: CacheEntry): void {
 }
 
 /** A Context whose session never refreshes, so nothing at TAB time writes tokens (or waits on a lock). */
-class CompletionContext extends Context {
+class CompletionContext extends ProcessContext {
   private readOnlySession?: Promise<Session>;
 
   override session(): Promise<Session> {

@@ -5,17 +5,17 @@ import { assertNotLink, ensureDir, fsErrorText } from './files.js';
 import { withFileLock } from './lock.js';
 import { readStateFileSync } from './read-file.js';
 import { normalizeBaseUrl } from './url.js';
-import { ALL_FORMATS, REPORT_FORMATS as REPORT_FORMAT_NAMES } from '../report/registry.js';
+import { ALL_FORMATS, REPORT_FORMATS as REPORT_FORMAT_NAMES, type OutputFormat } from './output/formats.js';
 
 export const CONFIG_KEYS = ['base_url', 'workspace', 'email', 'output'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export type Profile = Partial<Record<ConfigKey, string>>;
 
-// The format names live in one list (src/report/registry.ts). Report formats (cli-contract.md §3) are offered by
-// the findings and scan-report commands only, never a saved default.
+// The format names live in one list (src/core/output/formats.ts). Report formats (cli-contract.md §3) are offered
+// by the findings and scan-report commands only, never a saved default.
 export const OUTPUT_FORMATS = ALL_FORMATS;
 export const REPORT_FORMATS: readonly string[] = REPORT_FORMAT_NAMES;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export type { OutputFormat };
 
 /** `$CSSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/cssctl`, else the platform's config folder. */
 export function configDir(env: NodeJS.ProcessEnv): string {

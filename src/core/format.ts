@@ -66,7 +66,7 @@ export interface ReportAbout {
    * many findings. A report that shows a verdict (html) gives this one, not a count of its own rows, which
    * --severity may have narrowed and which, in a comparison, hold unchanged findings too.
    */
-  verdict?: () => { met: boolean; count: number } | undefined;
+  verdict?: () => { met: boolean; count: number; threshold: string } | undefined;
 }
 
 /** Items a stage left out of what the source read: how many, and why (`ignored by .cssctl-ignore.yaml`). */

@@ -2,7 +2,15 @@
 // --quiet, CI=true, stderr not a terminal, or a terminal under 20 columns — one line updated in place with
 // the items read of the total, the rate and the time left; a rate-limit wait shows there as a countdown.
 // Anything else written to stderr clears it first (IO.writeErr); it is gone when the command ends.
-import type { IO } from './io.js';
+import type { ChalkInstance } from 'chalk';
+
+/** What a progress line needs of the IO that shows it (src/core/io.ts; kept apart so that io.ts alone imports). */
+export interface ProgressTerminal {
+  readonly stderr: { write(text: string): unknown; columns?: number };
+  readonly spinnersEnabled: boolean;
+  readonly errColor: ChalkInstance;
+  progress?: ProgressLine;
+}
 
 /** Redraws at most this often (a countdown redraws each second). */
 const REDRAW_MS = 100;
@@ -22,7 +30,7 @@ const realClock: ProgressClock = {
 };
 
 /** Whether this IO's stderr may show a progress line. */
-export function progressAllowed(io: IO): boolean {
+export function progressAllowed(io: ProgressTerminal): boolean {
   const cols = (io.stderr as { columns?: number }).columns ?? 0;
   return io.spinnersEnabled && cols >= 20;
 }
@@ -40,7 +48,7 @@ export class ProgressLine {
   private timer?: unknown;
 
   constructor(
-    private readonly io: IO,
+    private readonly io: ProgressTerminal,
     private readonly clock: ProgressClock = realClock,
   ) {}
 
@@ -151,7 +159,7 @@ function duration(seconds: number): string {
  * The progress line of this IO, made on first use; undefined when the terminal may not show one. A paginator
  * reports through it; the rate limiter shows its waits on it while a read is under way.
  */
-export function progressOf(io: IO): ProgressLine | undefined {
+export function progressOf(io: ProgressTerminal): ProgressLine | undefined {
   if (!progressAllowed(io)) return undefined;
   io.progress ??= new ProgressLine(io);
   return io.progress;

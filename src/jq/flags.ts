@@ -1,34 +1,10 @@
 // --jq and its companions (cli-contract.md §10). Kept tiny: cli.ts imports it at start-up; the engine is
 // loaded by src/jq/stage.ts only when --jq is given.
+import { PAIR_SEP } from '../../bin/argv.cjs';
 import { UsageError } from '../core/errors.js';
 
-/** Joins the name and value of one `--arg`/`--argjson` inside commander's one-value option. */
-const SEP = '\u0000';
-
-/**
- * `--arg name value` and `--argjson name json` take two values, as jq's own flags do; commander options take
- * one. They are joined into one argument here (`--arg`, `name<NUL>value`), before commander parses argv.
- * Everything after `--` is left as it is.
- */
-export function pairJqArgs(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') {
-      out.push(...argv.slice(i));
-      break;
-    }
-    if (a === '--arg' || a === '--argjson') {
-      if (i + 2 >= argv.length) throw new UsageError(`${a} takes a name and a value: ${a} <name> <value>`);
-      const name = argv[i + 1]!;
-      const value = argv[i + 2]!;
-      if (name.includes(SEP)) throw new UsageError(`${a}: invalid name`);
-      out.push(a, `${name}${SEP}${value}`);
-      i += 2;
-    } else out.push(a);
-  }
-  return out;
-}
+/** `--arg name value` reaches here joined into commander's one value (joinPairs, bin/argv.cjs). */
+const SEP = PAIR_SEP;
 
 /** What the global options say about --jq. */
 export interface JqOptions {

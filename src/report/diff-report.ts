@@ -6,20 +6,11 @@ import type { Context } from '../core/context.js';
 import type { Column, ReportAbout } from '../core/format.js';
 import type { ListSource } from '../core/output/index.js';
 import { findingColumns, ignoredColumn } from './columns.js';
-import {
-  BaseIndex,
-  DIFF,
-  DiffCounts,
-  compare,
-  diffMeetsGate,
-  diffOf,
-  type DiffFinding,
-  type DiffState,
-} from './diff.js';
-import { exportFindings, type ReportSpec } from './exporter.js';
+import { BaseIndex, DIFF, DiffCounts, compare, diffOf, type DiffFinding, type DiffState } from './diff.js';
+import type { ExportOptions, ReportSpec } from './exporter.js';
 import { anyKeepsIgnored } from './ignore/index.js';
 import { markIgnored, type IgnoreRules } from './ignore/stage.js';
-import { GateTally, verdictOf, type Gate } from './gate.js';
+import { GateTally, countsForGate, verdictOf, type Gate } from './gate.js';
 import { rankOf } from './severity.js';
 
 export interface DiffReportOptions {
@@ -107,12 +98,29 @@ function sortedForTable(source: AsyncIterable<DiffFinding>): ListSource<Finding>
   };
 }
 
-export async function reportDiff(
-  ctx: Context,
+/** A comparison ready to be written: what is shown, how, and what it came to once it was read. */
+export interface DiffReport {
+  /** The compared findings that are shown (--state and --severity narrow it; the gate sees all). */
+  source: ListSource<Finding>;
+  /** For the exporter (undefined format: nothing on stdout, only --report files). */
+  options: ExportOptions;
+  /** Whether anything is to be written (stdout or a --report). */
+  writes: boolean;
+  /** Reads what no writer read (the gate and the counts need every finding), then the comparison's result. */
+  conclude(): Promise<DiffResult>;
+}
+
+/**
+ * The report of a comparison: the base held, the head streamed through it (cli-contract.md §8); one tally for the
+ * gate, one for the counts; the ignore file's accepted risks never count. Nothing is written here: the front end
+ * writes `source` with `options` (src/report/exporter.ts) and then asks `conclude()`.
+ */
+export function diffReport(
+  ctx: Pick<Context, 'io'>,
   base: BaseIndex,
   head: AsyncIterable<Finding>,
   opts: DiffReportOptions,
-): Promise<DiffResult> {
+): DiffReport {
   const counts = new DiffCounts();
   const gateTally = new GateTally();
   const headTally = new GateTally();
@@ -121,7 +129,10 @@ export async function reportDiff(
   const failOn = opts.failOn;
   const rules = opts.ignore;
   const keep = anyKeepsIgnored(opts.format, opts.reports, opts.showIgnored);
+  let started = false;
+  let finished = false;
   async function* stream(): AsyncGenerator<DiffFinding> {
+    started = true;
     for await (let f of compare(base, head)) {
       const info = diffOf(f)!;
       // A finding the head no longer has: an entry naming it was about a connection this read covered.
@@ -141,11 +152,12 @@ export async function reportDiff(
       }
       counts.add(info, f);
       if (info.state !== 'fixed') headTally.add(f);
-      if (failOn && diffMeetsGate(f, info, failOn)) gateTally.add(f);
+      if (failOn && countsForGate(f, failOn)) gateTally.add(f);
       if (states && !states.has(info.state)) continue;
       if (severities && !severities.has(rankName(f))) continue;
       yield f;
     }
+    finished = true;
   }
   const shown: ListSource<Finding> =
     // A table (on stdout or in a --report) is sorted; every report of the run then has that order.
@@ -156,11 +168,11 @@ export async function reportDiff(
     const resume = opts.resume;
     shown.resume = () => resume;
   }
-  if (opts.format === undefined && !opts.reports?.length) {
-    // The gate and the counts only (a scan report whose stdout is the scan summary).
-    for await (const f of shown) void f;
-  } else {
-    await exportFindings(ctx, shown, {
+  const writes = opts.format !== undefined || (opts.reports?.length ?? 0) > 0;
+  return {
+    source: shown,
+    writes,
+    options: {
       format: opts.format,
       outputFile: opts.outputFile,
       reports: opts.reports,
@@ -169,12 +181,17 @@ export async function reportDiff(
       // Ignored rows are kept only with --show-ignored (junit keeps them as skipped test cases, without columns).
       columns: (format) => diffColumns(format, rules !== undefined && opts.showIgnored === true),
       about: { ...opts.about, verdict: () => (failOn ? verdictOf(gateTally.gate(failOn)) : undefined) },
-    });
-  }
-  // -o github says it in its own ::notice.
-  if (opts.countsLine !== false && opts.format !== 'github' && opts.format !== undefined)
-    ctx.io.notice(counts.toString());
-  return { counts, headTally, gate: failOn ? gateTally.gate(failOn) : undefined };
+    },
+    async conclude() {
+      // The gate and the counts only (a scan report whose stdout is the scan summary): read it all here.
+      if (!started) for await (const f of shown) void f;
+      else if (!finished) throw new Error('the comparison was not read to its end');
+      // -o github says it in its own ::notice.
+      if (opts.countsLine !== false && opts.format !== 'github' && opts.format !== undefined)
+        ctx.io.notice(counts.toString());
+      return { counts, headTally, gate: failOn ? gateTally.gate(failOn) : undefined };
+    },
+  };
 }
 
 function rankName(f: Finding): Severity {

@@ -4,8 +4,6 @@
 // state as it passes. What is left of the base at the end is `fixed`.
 import type { Finding } from '../api/findings-types.js';
 import { fingerprintOf, ruleIdOf } from './fingerprint.js';
-import { meetsGate } from './gate.js';
-import type { Severity } from '../api/findings-types.js';
 import { rankOf, severityLabel } from './severity.js';
 import { text } from './text.js';
 
@@ -145,16 +143,6 @@ export class DiffCounts {
     const { n } = this;
     return `${n.new} new, ${n.updated} updated, ${n.fixed} fixed, ${n.unchanged} unchanged`;
   }
-}
-
-/**
- * A diff's --fail-on: met only by a new finding at or above the threshold, or an updated one that rose to it
- * from below (cli-contract.md §8).
- */
-export function diffMeetsGate(f: Finding, info: DiffInfo, threshold: Severity): boolean {
-  if (info.state === 'new') return meetsGate(f, threshold);
-  if (info.state !== 'updated') return false;
-  return meetsGate(f, threshold) && !meetsGate({ severity: info.previous_severity ?? '' }, threshold);
 }
 
 /**

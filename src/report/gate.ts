@@ -1,14 +1,38 @@
-// The --fail-on gate (cli-contract.md §2): the one rule that says which findings meet a threshold, the counts
-// it is decided on, and the line that explains exit 10. Every caller — junit's failures, the count by
-// `limit=1` totals, a count over the filtered stream, the step summary — goes through here.
+// The --fail-on gate (cli-contract.md §2, §8): the one rule that says which findings count for it (countsForGate),
+// the one function from counts to a verdict (decideGate), and the line that explains exit 10 (gateLine). The
+// exit code, the step summary, html's verdict and junit's failures all read what these decide; none applies the
+// rule again.
 import { SEVERITIES, type Finding, type Scan, type Severity } from '../api/findings-types.js';
-import { ExitCode, ExitError } from '../core/errors.js';
+import { diffOf, type DiffInfo } from './diff.js';
+import { ignoredOf } from './ignore/stage.js';
 import { OTHER, rankOf } from './severity.js';
 
 /** The rule: a finding meets `--fail-on <threshold>` when its severity is the threshold or more severe. */
 export function meetsGate(f: Pick<Finding, 'severity'>, threshold: Severity): boolean {
   const r = rankOf(f);
   return r < OTHER && r <= rankOf({ severity: threshold });
+}
+
+/**
+ * In a comparison (cli-contract.md §8) only a new finding at or above the threshold meets it, or an updated one
+ * that rose to it from below; an unchanged or fixed one never does.
+ */
+function diffMeetsGate(f: Finding, info: DiffInfo, threshold: Severity): boolean {
+  if (info.state === 'new') return meetsGate(f, threshold);
+  if (info.state !== 'updated') return false;
+  return meetsGate(f, threshold) && !meetsGate({ severity: info.previous_severity ?? '' }, threshold);
+}
+
+/**
+ * Whether one finding of a report counts for the gate: never an accepted risk (the ignore file), in a comparison
+ * only a new or raised one, and one at or above the threshold. Without a threshold, every finding a report
+ * would fail does (junit: "every finding, when no --fail-on is given").
+ */
+export function countsForGate(f: Finding, threshold: Severity | undefined): boolean {
+  if (ignoredOf(f) !== undefined) return false;
+  const info = diffOf(f);
+  if (threshold === undefined) return info === undefined || info.state === 'new' || info.state === 'updated';
+  return info ? diffMeetsGate(f, info, threshold) : meetsGate(f, threshold);
 }
 
 /** The severities that meet a threshold, most severe first. */
@@ -45,10 +69,11 @@ export async function gateFromCounts(scan: Scan, threshold: Severity, count: Cou
     const given = severity === 'critical' ? trustedCount(scan.critical_count) : undefined;
     counts[severity] = given ?? (await count(severity));
   }
-  return verdict(threshold, counts);
+  return decideGate(threshold, counts);
 }
 
-function verdict(threshold: Severity, counts: SeverityCounts): Gate {
+/** The verdict, from the counts at or above the threshold: met when any of them is more than 0. */
+export function decideGate(threshold: Severity, counts: SeverityCounts): Gate {
   const met = gateSeverities(threshold).some((s) => (counts[s] ?? 0) > 0);
   return { threshold, met, counts };
 }
@@ -70,13 +95,15 @@ export class GateTally {
   gate(threshold: Severity): Gate {
     const counts: SeverityCounts = {};
     for (const s of gateSeverities(threshold)) counts[s] = this.counts[s];
-    return verdict(threshold, counts);
+    return decideGate(threshold, counts);
   }
 }
 
 /** A gate as a report's verdict (ReportAbout.verdict). */
-export function verdictOf(gate: Gate | undefined): { met: boolean; count: number } | undefined {
-  return gate && { met: gate.met, count: gateTotal(gate) };
+export function verdictOf(
+  gate: Gate | undefined,
+): { met: boolean; count: number; threshold: Severity } | undefined {
+  return gate && { met: gate.met, count: gateTotal(gate), threshold: gate.threshold };
 }
 
 /** The total of the counts at or above the threshold. */
@@ -92,11 +119,6 @@ export function gateLine(subject: string, gate: Gate, what = 'findings'): string
     .map((s) => `${gate.counts[s]!.toLocaleString('en-US')} ${s}`);
   const noun = n === 1 ? what.replace(/s$/, '') : what;
   return `${subject} has ${n.toLocaleString('en-US')} ${noun} at or above ${gate.threshold}: ${parts.join(', ')} (--fail-on ${gate.threshold})`;
-}
-
-/** Exit 10 when the gate is met. */
-export function enforceGate(subject: string, gate: Gate | undefined, what?: string): void {
-  if (gate?.met) throw new ExitError(gateLine(subject, gate, what), ExitCode.failOn);
 }
 
 /**

@@ -9,10 +9,10 @@ import type { Formatter, FormatterContext } from '../core/format.js';
 import { VERSION } from '../version.js';
 import { ruleIdOf } from './fingerprint.js';
 import { NonFindings, pacedWriter, type ReportOptions } from './formats/buckets.js';
-import { OTHER, asSeverity, rankOf, severityLabel } from './severity.js';
+import { OTHER, rankOf, severityLabel } from './severity.js';
 import { text } from './text.js';
 import { ignoredOf } from './ignore/stage.js';
-import { diffMeetsGate, diffOf } from './diff.js';
+import { diffOf } from './diff.js';
 import { CSP, SCRIPT, STYLE } from './html-template.js';
 
 /** `&`, `<`, `>`, `"` and `'` as entities: text stays text in an element or an attribute. */
@@ -23,8 +23,7 @@ export function escapeHtml(s: string): string {
 /** How many of the connections and rules with the most findings the summary lists. */
 const TOP = 8;
 
-export function html(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
-  const failOn = asSeverity(options.failOn ?? ctx.failOn);
+export function html(ctx: FormatterContext<Finding>, _options: ReportOptions = {}): Formatter<Finding> {
   const write = pacedWriter(ctx);
   const nonFindings = new NonFindings('html');
   const bySeverity = new Map<string, number>();
@@ -32,7 +31,6 @@ export function html(ctx: FormatterContext<Finding>, options: ReportOptions = {}
   const byRule = new Map<string, number>();
   let states = 0;
   let ignoredSeen = 0;
-  let failing = 0;
   /** Whether the rows are a comparison's (findings diff, --baseline). */
   let compared = false;
   /** The rows that count: every row but the ignored ones. */
@@ -83,15 +81,7 @@ export function html(ctx: FormatterContext<Finding>, options: ReportOptions = {}
       bump(bySeverity, rank < OTHER ? sev : 'other');
       if (conn) bump(byConnection, conn);
       bump(byRule, rule);
-      // The verdict is the gate's (§8): in a comparison only a new finding at or above --fail-on, or an updated
-      // one that rose to it, meets it — as the exit code says — never an unchanged or fixed one.
-      const info = diffOf(f);
-      if (info) compared = true;
-      if (
-        failOn !== undefined &&
-        (info ? diffMeetsGate(f, info, failOn) : rank <= SEVERITIES.indexOf(failOn))
-      )
-        failing++;
+      if (diffOf(f)) compared = true;
     }
     const ignoredText = ign ? `${text(ign.reason)}${ign.expires ? ` (until ${text(ign.expires)})` : ''}` : '';
     const dataState = ign ? 'ignored' : state;
@@ -125,9 +115,9 @@ export function html(ctx: FormatterContext<Finding>, options: ReportOptions = {}
       const hide = [states === 0 ? '.c-state' : '', ignoredSeen === 0 ? '.c-ignored' : ''].filter(Boolean);
       if (hide.length > 0) tail += `<style>${hide.join(',')}{display:none}</style>\n`;
       tail += `<section id="summary">${verdictCard(
-        failOn,
-        // The command's own gate when it gives one (the exit code's), else the rows' count.
-        about.verdict?.()?.count ?? failing,
+        // The command's own gate, as the exit code has it: never a count of the rows shown, which --severity
+        // may have narrowed and which, in a comparison, hold unchanged findings too.
+        about.verdict?.(),
         counted,
         ignoredSeen,
         complete,
@@ -144,8 +134,7 @@ export function html(ctx: FormatterContext<Finding>, options: ReportOptions = {}
 }
 
 function verdictCard(
-  failOn: string | undefined,
-  failing: number,
+  gate: { met: boolean; count: number; threshold: string } | undefined,
   total: number,
   ignored: number,
   complete: boolean,
@@ -154,11 +143,11 @@ function verdictCard(
   const fmt = (n: number) => n.toLocaleString('en-US');
   const what = compared ? 'new or raised finding' : 'finding';
   let verdict: string;
-  if (failOn === undefined) verdict = `<span class="verdict none">no --fail-on gate</span>`;
-  else if (failing > 0)
-    verdict = `<span class="verdict fail">failed</span> ${fmt(failing)} ${what}${failing === 1 ? '' : 's'} at or above ${escapeHtml(failOn)}`;
+  if (gate === undefined) verdict = `<span class="verdict none">no --fail-on gate</span>`;
+  else if (gate.met)
+    verdict = `<span class="verdict fail">failed</span> ${fmt(gate.count)} ${what}${gate.count === 1 ? '' : 's'} at or above ${escapeHtml(gate.threshold)}`;
   else
-    verdict = `<span class="verdict pass">passed</span> nothing${compared ? ' new or raised' : ''} at or above ${escapeHtml(failOn)}`;
+    verdict = `<span class="verdict pass">passed</span> nothing${compared ? ' new or raised' : ''} at or above ${escapeHtml(gate.threshold)}`;
   return (
     `<div class="card"><h2>Verdict</h2><p style="font-size:28px;font-weight:700;margin:0">${fmt(total)} finding${total === 1 ? '' : 's'}</p>` +
     (ignored > 0 ? `<p class="muted">and ${fmt(ignored)} ignored (accepted risk)</p>` : '') +

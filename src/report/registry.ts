@@ -1,12 +1,19 @@
-// Every format name cssctl knows, in one place (cli-contract.md §1 `-o`, §3): the standard four that every list
-// and record command offers, and the report formats that findings and scan reports offer. config.ts, the
-// command tree, completion and the exporter all read these lists. This module is loaded at start-up: it names
-// the report formats and how to load each, and loads none of them.
+// How each report format is loaded, by its name in the one list of format names (src/core/output/formats.ts),
+// and what findings and scan reports offer. This module is loaded at start-up: it loads none of the formats.
 //
-// Adding a report format is one file in ./formats/ exporting a ReportFormatterFactory, and one line below.
+// Adding a report format is one file in ./formats/ exporting a FormatterFactory, its name in formats.ts, and one
+// line below (the map must have a loader for every name: a compile error otherwise).
 import type { Finding } from '../api/findings-types.js';
 import type { FormatterFactory } from '../core/format.js';
-import { STANDARD_FORMATS, WIDE_LIST_OFFER, type Offer } from '../core/output/offer.js';
+import {
+  REPORT_FORMATS,
+  STANDARD_FORMATS,
+  isReportFormat,
+  type ReportFormat,
+} from '../core/output/formats.js';
+import { WIDE_LIST_OFFER, type Offer } from '../core/output/offer.js';
+
+export { ALL_FORMATS, REPORT_FORMATS, isReportFormat, type ReportFormat } from '../core/output/formats.js';
 
 export const reportFormats = {
   sarif: async () => (await import('./formats/sarif.js')).sarif,
@@ -14,19 +21,7 @@ export const reportFormats = {
   github: async () => (await import('./formats/github.js')).github,
   html: async () => (await import('./html.js')).html,
   ocsf: async () => (await import('./formats/ocsf.js')).ocsf,
-} satisfies Record<string, () => Promise<FormatterFactory<Finding>>>;
-
-export type ReportFormat = keyof typeof reportFormats;
-
-/** The findings-only report formats, in the order help and completion list them. */
-export const REPORT_FORMATS = Object.keys(reportFormats) as ReportFormat[];
-
-/** Every -o value: the standard four, `wide` (tables of list commands), then the reports. */
-export const ALL_FORMATS = [...STANDARD_FORMATS, 'wide', ...REPORT_FORMATS] as const;
-
-export function isReportFormat(name: string): name is ReportFormat {
-  return Object.hasOwn(reportFormats, name);
-}
+} satisfies Record<ReportFormat, () => Promise<FormatterFactory<Finding>>>;
 
 /**
  * What findings commands offer, and the scan report of `scans wait` / `scans create --wait`: the standard four

@@ -1,15 +1,14 @@
 // Severities as reports and the gate read them: the five of cli-contract.md §2, then one bucket for anything
 // else the service may send. The --fail-on rule itself lives in gate.ts.
-import { SEVERITIES, type Finding, type Severity } from '../api/findings-types.js';
+import { SEVERITIES, severityRank, type Finding, type Severity } from '../api/findings-types.js';
 import { text } from './text.js';
 
 /** The five severities, then one bucket for anything else the service may send. */
 export const OTHER = SEVERITIES.length;
 
-/** 0 for critical … 4 for info, 5 (OTHER) for a severity cssctl does not know. */
+/** 0 for critical … 4 for info, 5 (OTHER) for a severity cssctl does not know: the one ranking, severityRank's. */
 export function rankOf(f: Pick<Finding, 'severity'>): number {
-  const i = SEVERITIES.indexOf(String(f.severity ?? '').toLowerCase() as Severity);
-  return i < 0 ? OTHER : i;
+  return severityRank(f.severity);
 }
 
 /** The finding's severity as shown in reports: one of the five, else the service's own word (or "unknown"). */

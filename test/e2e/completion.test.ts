@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEVERITIES } from '../../src/api/findings-types.js';
 import { EVENT_TYPES } from '../../src/api/webhooks.js';
 import { buildProgram } from '../../src/cli.js';
+import { HELP_TOPICS } from '../../src/help/topics.js';
 import { SCAN_STATUSES } from '../../src/completion/values.js';
 import { API_OFFER } from '../../src/commands/api/index.js';
 import { FINDINGS_OFFER } from '../../src/report/registry.js';
@@ -135,7 +136,14 @@ const cases = (): Case[] => [
   { name: 'cssctl webh<TAB>', words: [], cur: 'webh', expected: ['webhooks'] },
   // `cssctl help <command…>` is `<command…> --help` (cli.ts): offered as a command, with the tree's words.
   { name: 'cssctl he<TAB>', words: [], cur: 'he', expected: ['help'] },
-  { name: 'cssctl help <TAB>', words: ['help'], cur: '', expected: topLevel },
+  // …and the help topics (src/help/topics.ts).
+  {
+    name: 'cssctl help <TAB>',
+    words: ['help'],
+    cur: '',
+    expected: [...topLevel, ...HELP_TOPICS.map((t) => t.name)],
+  },
+  { name: 'cssctl help exi<TAB>', words: ['help'], cur: 'exi', expected: ['exit-codes'] },
   {
     name: 'cssctl help webhooks <TAB>',
     words: ['help', 'webhooks'],

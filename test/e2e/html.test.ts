@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IO } from '../../src/core/io.js';
 import { writeList } from '../../src/core/output/index.js';
 import { html } from '../../src/report/html.js';
+import type { Finding } from '../../src/api/findings-types.js';
+import { GateTally, countsForGate, verdictOf } from '../../src/report/gate.js';
+import { asSeverity } from '../../src/report/severity.js';
 import { Collect } from '../helpers/streams.js';
 import { createServer } from 'node:http';
 import { World, hasCommand } from './harness.js';
@@ -55,6 +58,17 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The gate over these items, as a command decides it (src/report/gate.ts), for the page's verdict. */
+function gateOf(items: unknown[], failOn: string | undefined) {
+  const threshold = asSeverity(failOn);
+  if (threshold === undefined) return undefined;
+  const tally = new GateTally();
+  for (const i of items)
+    if (i !== null && typeof i === 'object' && countsForGate(i as Finding, threshold))
+      tally.add(i as Finding);
+  return tally.gate(threshold);
+}
+
 async function render(items: unknown[], failOn?: string): Promise<string> {
   const stdout = new Collect();
   const io = new IO({ stdin: new PassThrough(), stdout, stderr: new Collect() }, { env: {} });
@@ -64,7 +78,7 @@ async function render(items: unknown[], failOn?: string): Promise<string> {
     columns: [],
     noun: 'findings',
     failOn,
-    about: { workspace: 'acme', subject: 'findings list' },
+    about: { workspace: 'acme', subject: 'findings list', verdict: () => verdictOf(gateOf(items, failOn)) },
   });
   await io.finishOutput();
   return stdout.text;

@@ -153,7 +153,7 @@ describe('a closed stdout (>&-)', () => {
   // Not detectable from JavaScript: before any script runs, Node replaces a closed fd 0-2 with /dev/null
   // opened read-write (PlatformInit in src/node.cc), so writes succeed. That fd is indistinguishable from
   // the /dev/null a daemon or `systemd StandardOutput=null` hands a process on purpose, so cssctl cannot
-  // tell the two apart without failing those. This test pins the Node behaviour the README names.
+  // tell the two apart without failing those. This test pins the Node behaviour docs/design.md names.
   it('reaches the process as /dev/null opened O_RDWR', () => {
     const probe = `const fs = require('fs');
       const flags = /flags:\\s*(\\d+)/.exec(fs.readFileSync('/proc/self/fdinfo/1', 'utf8'))[1];

@@ -2,12 +2,12 @@
 // the tarball into an empty prefix, and the installed `cssctl` run from another folder. The tarball holds
 // what the CLI runs and its licence texts, nothing else; nothing the bundle holds is downloaded again.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, World } from './harness.js';
+import { hasCommand, runCli, World } from './harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -46,16 +46,19 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the package', () => {
       [
         'LICENSE',
         'README.md',
+        'bin/argv.cjs',
         'bin/cssctl.cjs',
         'dist/THIRD-PARTY-NOTICES.md',
         'dist/cli.cjs',
         'dist/cli.cjs.map',
         'dist/config-writer.cjs',
         'dist/help.json',
+        'dist/help-topics.cjs',
         'dist/jq.cjs',
         'dist/keychain-worker.js',
         'package.json',
         ...completions,
+        ...(pkg.man as string[]),
       ].sort(),
     );
   });
@@ -82,7 +85,8 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the package', () => {
       'ora',
       'proper-lockfile',
       '@inquirer/core',
-      // bundled apart: dist/config-writer.cjs and dist/jq.cjs
+      // bundled apart: dist/config-writer.cjs, dist/jq.cjs and dist/help-topics.cjs
+      'marked',
       'conf',
       'ajv',
       'jq-wasm',
@@ -132,9 +136,43 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the package', () => {
       // The same answer as the build in the checkout.
       const here = await runCli(['connections', 'list', '--json'], env);
       expect(JSON.parse(here.stdout)).toEqual(list);
+      // A help topic, from the text the package carries.
+      expect(await run(['help', 'exit-codes'])).toMatch(/^8 +rate limited past --max-wait \(429\)/m);
       rmSync(elsewhere, { recursive: true, force: true });
     } finally {
       await world.close();
     }
   }, 300_000);
+
+  // npm links package.json `man` into <prefix>/share/man/man1, where man finds it (man-db; scripts/lib.sh
+  // installs it for the tests).
+  it.runIf(hasCommand('man') || process.env.CI === 'true')(
+    'man cssctl works after npm install -g: every page linked, found and rendered',
+    () => {
+      const prefix = join(dir, 'prefix');
+      const man1 = join(prefix, 'share/man/man1');
+      expect(readdirSync(man1).sort()).toEqual(
+        (pkg.man as string[]).map((m) => m.replace('dist/man/', '')).sort(),
+      );
+      const manEnv = {
+        ...process.env,
+        MANPATH: join(prefix, 'share/man'),
+        MANPAGER: 'cat',
+        PAGER: 'cat',
+        MANWIDTH: '80',
+        LANG: 'C.UTF-8',
+      };
+      for (const page of ['cssctl', 'cssctl-findings-list']) {
+        const where = execFileSync('man', ['-w', page], { env: manEnv, encoding: 'utf8' }).trim();
+        expect(realpathSync(where)).toBe(
+          realpathSync(join(prefix, 'lib/node_modules/cssctl/dist/man', `${page}.1`)),
+        );
+      }
+      const text = execFileSync('man', ['cssctl-scans-wait'], { env: manEnv, encoding: 'utf8' });
+      expect(text).toMatch(/^NAME\n\s+cssctl-scans-wait - wait until a scan is final/m);
+      expect(text).toContain('--wait-timeout <seconds>');
+      const root = execFileSync('man', ['cssctl'], { env: manEnv, encoding: 'utf8' });
+      expect(root).toMatch(/^EXIT STATUS$/m);
+    },
+  );
 });

@@ -1,5 +1,6 @@
-// The README's shell-completion install lines, run as written on a fresh account (an empty HOME), work in the
-// real shells (issue 21: they used to miss `mkdir -p`, and zsh's `${fpath[1]}` needs root).
+// The commands the documentation gives, run as written: the README's five-minute tour against the sandbox;
+// docs/completion.md's install lines on a fresh account (an empty HOME) in the real shells (issue 21: they used
+// to miss `mkdir -p`, and zsh's `${fpath[1]}` needs root); docs/ci.md's fleet recipe as GitLab would run it.
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,13 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_SHELL, World, hasCommand } from './harness.js';
 
 const run = promisify(execFile);
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const page = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const README = page('README.md');
+const COMPLETION = page('docs/completion.md');
+const CI = page('docs/ci.md');
 
-/** The first ```sh block after a heading. */
-function block(heading: string): string {
-  const at = README.indexOf(`\n${heading}\n`);
+/** The first ```sh block after a heading of a page. */
+function block(text: string, heading: string): string {
+  const at = text.indexOf(`\n${heading}\n`);
   expect(at, heading).toBeGreaterThan(0);
-  const m = /```sh\n([\s\S]*?)```/.exec(README.slice(at));
+  const m = /```sh\n([\s\S]*?)```/.exec(text.slice(at));
   return m![1]!;
 }
 
@@ -42,12 +46,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const sh = async (cmd: string, args: string[]) =>
   (await run(cmd, args, { env, encoding: 'utf8', timeout: 20_000 })).stdout;
 
-describe('Shell completion, as the README installs it', () => {
+describe('Shell completion, as docs/completion.md installs it', () => {
   beforeAll(async () => {
-    const lines = block('### Shell completion');
+    const lines = block(COMPLETION, '## Installing');
     // As a new user would paste it: every line, stopping at the first that fails.
     await run('bash', ['-euc', lines], { env, timeout: 20_000 });
-    // The zsh lines the README puts in ~/.zshrc (shown as comments there).
+    // The zsh lines the page puts in ~/.zshrc (shown as comments there).
     const zshrc = [...lines.matchAll(/^#\s+(fpath=.*)$/gm)].map((m) => m[1]!);
     expect(zshrc).toEqual(['fpath=(~/.zfunc $fpath)']);
     writeFileSync(join(env.HOME!, '.zshrc'), `${zshrc.join('\n')}\nautoload -Uz compinit && compinit -u\n`);
@@ -81,9 +85,9 @@ describe('Shell completion, as the README installs it', () => {
   );
 });
 
-/** The `script:` lines of the README's fleet recipe (the `.scan` job), as GitLab would run them. */
+/** The `script:` lines of docs/ci.md's fleet recipe (the `.scan` job), as GitLab would run them. */
 function fleetScript(): string {
-  const yaml = /```yaml\n# GitLab: one job per connection[\s\S]*?```/.exec(README)![0];
+  const yaml = /```yaml\n# GitLab: one job per connection[\s\S]*?```/.exec(CI)![0];
   const script = yaml.slice(yaml.indexOf('  script:\n') + 10, yaml.indexOf('  retry:'));
   const out: string[] = [];
   let literal = false;
@@ -97,7 +101,7 @@ function fleetScript(): string {
   return out.join('\n');
 }
 
-describe('Many jobs, one workspace: the README recipe against the sandbox', () => {
+describe('Many jobs, one workspace: the docs/ci.md recipe against the sandbox', () => {
   let w: World;
   beforeAll(async () => {
     // One new scan per ten minutes: a second job cannot afford to wait for the budget (--max-wait 120).
@@ -145,5 +149,38 @@ describe('Many jobs, one workspace: the README recipe against the sandbox', () =
     // Its create was refused (429), so no second scan exists: running the job again later is safe.
     expect(posts().map((r) => r.status)).toEqual([201, 429]);
     expect(existsSync(join(dir, 'job2', 'junit.xml'))).toBe(false);
+  });
+});
+
+describe("the README's five-minute tour, against the sandbox", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await World.start({ scanStepMs: 50 });
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('runs line by line as written, once logged in (as the README says, the login line is skipped)', async () => {
+    const lines = block(README, '## A five-minute tour')
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('#'));
+    expect(lines[0]).toMatch(/^cssctl login /);
+    await w.login();
+    const cwd = join(dir, 'tour');
+    mkdirSync(cwd);
+    const tourEnv = { ...env, ...w.env, PATH: env.PATH!, CSSCTL_POLL_BASE_MS: '50' };
+    for (const line of lines.slice(1)) {
+      const res = await run('bash', ['-c', line], { env: tourEnv, cwd, timeout: 60_000 }).then(
+        (r) => ({ code: 0, ...r }),
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+      // The gate's line may find something at or above high: exit 10 is its answer, not a failure.
+      expect(line.includes('--fail-on') ? [0, 10] : [0], `${line}\n${res.stderr}`).toContain(res.code);
+      if (!line.includes('>')) expect(res.stdout, line).not.toBe('');
+    }
+    const csv = readFileSync(join(cwd, 'findings.csv'), 'utf8').split('\n');
+    expect(csv[0]).toMatch(/(^|,)severity(,|$)/);
+    expect(csv.length).toBeGreaterThan(10);
   });
 });

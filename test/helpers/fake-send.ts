@@ -36,7 +36,6 @@ export function req(over: Partial<HttpRequest> = {}): HttpRequest {
     method: 'GET',
     url: 'http://127.0.0.1:1/api/v1/connections',
     headers: { 'x-tenant-slug': 'acme' },
-    bucket: 'all',
     ...over,
   };
 }

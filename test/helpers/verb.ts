@@ -1,33 +1,37 @@
-// Runs a verb as gh tests its commands: the verb's run function with a fake context — IO buffers, a scripted
-// transport behind a real ApiClient (so URLs, headers and error parsing are the product's own), a fake clock —
+// Runs a verb as gh tests its commands: the verb's run function with a fake context (test/helpers/fake-context.ts)
+// — IO buffers, a scripted transport under the product's own client, retry and rate-limit layers, a fake clock —
 // and no binary, no socket.
-import { PassThrough } from 'node:stream';
+import { outcomeError, render } from '../../src/cli/render.js';
+import type { Verb } from '../../src/report/result.js';
 import type { Context } from '../../src/core/context.js';
-import { resolveSettings } from '../../src/core/context.js';
-import type { Credentials } from '../../src/core/credentials.js';
 import { exitCodeFor } from '../../src/core/errors.js';
-import { ApiClient } from '../../src/core/http/client.js';
-import { Session } from '../../src/core/http/session.js';
-import { IO } from '../../src/core/io.js';
-import { FakeClock } from './fake-clock.js';
-import { scripted, type Reply } from './fake-send.js';
-import { Collect } from './streams.js';
+import { FakeContext, type FakeContextInit } from './fake-context.js';
+import type { FakeClock } from './fake-clock.js';
+import type { Reply } from './fake-send.js';
+import type { Collect } from './streams.js';
 
 export interface VerbWorld {
-  ctx: Context;
+  ctx: FakeContext;
   stdout: Collect;
   stderr: Collect;
   clock: FakeClock;
   /** Every request sent, in order. */
-  sent: ReturnType<typeof scripted>['sent'];
+  sent: FakeContext['sent'];
   /** The paths and queries of the requests, as `GET /scans/scn_1?limit=1`. */
   requests(): string[];
   /** Runs a verb; resolves to its exit code (0, or what cssctl would exit with). */
-  run<O>(
-    verb: (ctx: Context, opts: O, args: string[]) => Promise<void>,
-    opts: O,
-    args?: string[],
-  ): Promise<number>;
+  run<O>(verb: Verb<O>, opts: O, args?: string[]): Promise<number>;
+}
+
+/**
+ * Runs a verb on a context as the CLI does — its result rendered by the terminal's renderer, its outcome mapped
+ * to an error — and throws what the command would end with.
+ */
+export async function runVerb<O>(ctx: Context, verb: Verb<O>, opts: O, args: string[] = []): Promise<void> {
+  const failure = outcomeError(await render(ctx, await verb(ctx, opts, args)));
+  const unwritten = await ctx.io.finishOutput();
+  if (failure) throw failure;
+  if (unwritten) throw unwritten;
 }
 
 /** A JSON reply. */
@@ -37,62 +41,32 @@ export function json(body: unknown, status = 200): Reply {
 
 export function verbWorld(
   replies: Reply[],
-  opts: { output?: string; argv?: string[]; env?: NodeJS.ProcessEnv } = {},
+  opts: { output?: string } & Omit<FakeContextInit, 'replies'> = {},
 ): VerbWorld {
-  const clock = new FakeClock();
-  const t = scripted(clock, replies);
-  const stdout = new Collect();
-  const stderr = new Collect();
-  const env = { CSSCTL_POLL_BASE_MS: '1000', ...opts.env };
-  const io = new IO({ stdin: new PassThrough(), stdout, stderr }, { env: {} });
-  const settings = resolveSettings({ output: opts.output }, {}, {}, 'default');
-  const session = new Session({
-    profile: 'default',
-    credentials: {} as Credentials,
-    clock,
-    envToken: 'test-token',
-    refresh: () => Promise.reject(new Error('no refresh in verb tests')),
-    lock: (fn) => fn(),
+  const { output, ...rest } = opts;
+  const ctx = new FakeContext({
+    ...rest,
+    replies,
+    globals: { ...(output === undefined ? {} : { output }), ...rest.globals },
   });
-  const signal = new AbortController().signal;
-  const client = new ApiClient({
-    baseUrl: 'http://127.0.0.1:1',
-    workspace: 'acme',
-    send: t.send,
-    session: async () => session,
-    signal,
-  });
-  const ctx = {
-    io,
-    env,
-    argv: opts.argv ?? [],
-    signal,
-    clock,
-    globals: { output: opts.output },
-    settings: async () => settings,
-    settingsSync: () => settings,
-    api: async () => client,
-  } as unknown as Context;
   return {
     ctx,
-    stdout,
-    stderr,
-    clock,
-    sent: t.sent,
-    requests: () =>
-      t.sent.map(({ req }) => {
-        const u = new URL(req.url);
-        return `${req.method} ${u.pathname.replace(/^\/api\/v1/, '')}${u.search}`;
-      }),
+    stdout: ctx.stdout,
+    stderr: ctx.stderr,
+    clock: ctx.clock,
+    sent: ctx.sent,
+    requests: () => ctx.requests(),
     async run(verb, o, args = []) {
+      const { io } = ctx;
       try {
-        await verb(ctx, o, args);
-        const failure = await io.finishOutput();
+        // The terminal's own renderer and exit-code map (src/cli/render.ts), as the CLI runs a verb.
+        const failure =
+          outcomeError(await render(ctx, await verb(ctx, o, args))) ?? (await io.finishOutput());
         if (failure) throw failure;
         return 0;
       } catch (err) {
         io.flushOut();
-        stderr.write(`error: ${(err as Error).message}\n`);
+        ctx.stderr.write(`error: ${(err as Error).message}\n`);
         return exitCodeFor(err);
       }
     },

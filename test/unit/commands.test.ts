@@ -4,7 +4,7 @@ import { apiResumeCommand } from '../../src/commands/api/api.js';
 import { collectSeverities, parseSeverity } from '../../src/commands/findings/severity.js';
 import { gateSeverities } from '../../src/report/gate.js';
 import { positiveInt, nonNegativeInt } from '../../src/commands/shared/action.js';
-import { resumeCommand, shellQuote } from '../../src/commands/shared/resume.js';
+import { resumeCommand, shellQuote } from '../../src/core/resume.js';
 import { pollSchedule, waitCommand } from '../../src/commands/scans/wait.js';
 import type { Settings } from '../../src/core/context.js';
 import { LIST_OFFER, chooseFormat } from '../../src/core/output/index.js';

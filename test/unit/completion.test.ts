@@ -10,6 +10,7 @@ import { allCommands, completionModel, type CommandSpec } from '../../src/comple
 import { profileNames } from '../../src/completion/profiles.js';
 import { ALL_OUTPUTS, DEFAULT_OUTPUTS, SCAN_STATUSES } from '../../src/completion/values.js';
 import { LIST_OFFER } from '../../src/core/output/offer.js';
+import { HELP_TOPICS } from '../../src/help/topics.js';
 
 /** A tree shaped like cssctl's, with every way of declaring values the convention offers. */
 function tree(): Command {
@@ -54,7 +55,15 @@ describe('the completion model', () => {
   });
 
   it('offers help as a command whose words are the tree, without flags of their own or arguments', () => {
-    expect(at('help').commands.map((c) => c.name)).toEqual(['findings', 'webhooks', 'auth', 'gone']);
+    // …then the help topics (cssctl help exit-codes).
+    expect(at('help').commands.map((c) => c.name)).toEqual([
+      'findings',
+      'webhooks',
+      'auth',
+      'gone',
+      ...HELP_TOPICS.map((t) => t.name),
+    ]);
+    expect(at('help', 'exit-codes').commands).toEqual([]);
     const list = at('help', 'findings', 'list');
     expect(list.path).toEqual(['cssctl', 'help', 'findings', 'list']);
     expect(list.args).toEqual([]);

@@ -123,7 +123,7 @@ describe('the step summary', () => {
     expect(await w.run(compliance, { failUnder: 80 })).toBe(10);
     const md = readFileSync(file, 'utf8');
     expect(md.startsWith('# earlier step\n\n### cssctl compliance score\n')).toBe(true);
-    expect(md).toContain('| Workspace | — |');
+    expect(md).toContain('| Workspace | acme |');
     expect(md).toContain('| Score | 64\\.5 |');
     expect(md).toContain('| Threshold | 70 — the score is below it |');
     expect(md).toContain('| Gate | ❌ `--fail-under 80` failed: 64\\.5 is below 80 (exit 10) |');

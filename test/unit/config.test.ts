@@ -24,7 +24,7 @@ import {
   validateProfileName,
   validateWorkspace,
 } from '../../src/core/config.js';
-import { resolveSettings, type GlobalOptions } from '../../src/core/context.js';
+import { resolveSettings, type GlobalOptions } from '../../src/core/settings.js';
 import { withFileLock } from '../../src/core/lock.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import {

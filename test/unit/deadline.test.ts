@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pollScan, waitAndReport } from '../../src/commands/scans/wait.js';
-import type { Context } from '../../src/core/context.js';
 import { Credentials } from '../../src/core/credentials.js';
 import {
   DeadlineError,
@@ -23,10 +22,9 @@ import { Session, type TokenResponse } from '../../src/core/http/session.js';
 import type { HttpRequest, HttpResponse, Send } from '../../src/core/http/types.js';
 import { withFileLock } from '../../src/core/lock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { FakeContext } from '../helpers/fake-context.js';
+import { outcomeError, render } from '../../src/cli/render.js';
 import { req, rl, scripted, type Reply } from '../helpers/fake-send.js';
-
-const scope = (r: { url: string; headers: Record<string, string> }) =>
-  `${new URL(r.url).origin} ${r.headers['x-tenant-slug'] ?? ''}`;
 
 async function failure(p: Promise<unknown>): Promise<unknown> {
   try {
@@ -89,7 +87,7 @@ function limiter(maxWaitSec: number) {
     maxWaitMs: maxWaitSec * 1000,
     onWait: ({ waitMs }) => waits.push(waitMs),
   });
-  return { clock, waits, layer: (send: Send) => rateLimiter.layer(send, scope) };
+  return { clock, waits, layer: (send: Send) => rateLimiter.layer(send) };
 }
 
 /** A 429 asking to wait `sec` seconds (Retry-After and Reset agree; the fake clock is on a whole second). */
@@ -151,7 +149,7 @@ describe('rate-limit layer with a deadline', () => {
       shared: { load: () => ({ [key]: clock.now() + 30_000 }), save: () => undefined },
     });
     const t = scripted(clock, []);
-    const err = await failure(rateLimiter.layer(t.send, scope)(req({ deadline: clock.now() + 5_000 })));
+    const err = await failure(rateLimiter.layer(t.send)(req({ deadline: clock.now() + 5_000 })));
     expect(err).toBeInstanceOf(DeadlineError);
     expect((err as Error).message).toBe(
       'a rate-limit window an earlier cssctl process saw exhausted resets in 30s, after the deadline',
@@ -251,16 +249,10 @@ function waitWorld(
   replies: Reply[] | ((clock: FakeClock) => Reply[]),
   argv = ['scans', 'wait', 'scn_1', '--wait-timeout', '10'],
 ) {
-  const clock = new FakeClock();
+  const ctx = new FakeContext({ argv, env: { CSSCTL_POLL_BASE_MS: '2000' } });
+  const clock = ctx.clock;
   const t = scripted(clock, typeof replies === 'function' ? replies(clock) : replies);
-  const controller = new AbortController();
-  const ctx = {
-    io: { spinnersEnabled: false, spinner: async () => ({ update() {}, stop() {} }) },
-    clock,
-    env: { CSSCTL_POLL_BASE_MS: '2000' },
-    signal: controller.signal,
-    argv,
-  } as unknown as Context;
+  const controller = { abort: () => ctx.abort() };
   const client = new ApiClient({
     baseUrl: 'http://127.0.0.1:8787',
     workspace: 'acme',
@@ -317,7 +309,8 @@ describe('the poll of scans wait', () => {
 
   it('waitAndReport: exit 9 naming why, with the resume command; no answer at all says so', async () => {
     const w = waitWorld((c) => [hangs(c)]);
-    const err = await failure(waitAndReport(w.ctx, w.client, 'scn_1', { waitTimeout: 10 }, 'table'));
+    const result = await waitAndReport(w.ctx, w.client, 'scn_1', { waitTimeout: 10 }, 'table');
+    const err = outcomeError(await render(w.ctx, result));
     expect(err).toBeInstanceOf(ExitError);
     expect(exitCodeFor(err)).toBe(9);
     expect((err as Error).message).toBe(

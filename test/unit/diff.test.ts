@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/api/findings-types.js';
 import { diff } from '../../src/commands/findings/diff.js';
-import { BaseIndex, compare, diffMeetsGate, diffOf, type DiffFinding } from '../../src/report/diff.js';
+import { BaseIndex, DIFF, compare, diffOf, type DiffFinding, type DiffInfo } from '../../src/report/diff.js';
+import { countsForGate } from '../../src/report/gate.js';
 import { fingerprintOf } from '../../src/report/fingerprint.js';
 import { readFindingsFile } from '../../src/report/sources/file.js';
 import { finding, runReport } from '../helpers/report.js';
@@ -85,8 +86,11 @@ describe('diff: states', () => {
   });
 
   it('--fail-on is met only by new findings at or above it, or updated ones that rose to it', () => {
-    const g = (severity: string, info: Parameters<typeof diffMeetsGate>[1]) =>
-      diffMeetsGate(finding({ id: 'x', severity }), info, 'high');
+    const g = (severity: string, info: DiffInfo) =>
+      countsForGate(
+        Object.defineProperty(finding({ id: 'x', severity }), DIFF, { value: info, enumerable: false }),
+        'high',
+      );
     expect(g('high', { state: 'new', fingerprint: '' })).toBe(true);
     expect(g('medium', { state: 'new', fingerprint: '' })).toBe(false);
     expect(g('high', { state: 'updated', fingerprint: '', previous_severity: 'low' })).toBe(true);

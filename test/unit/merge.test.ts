@@ -10,7 +10,8 @@ import { Collect } from '../helpers/streams.js';
 function fakeContext(argv: string[] = ['findings', 'list']) {
   const stderr = new Collect();
   const io = new IO({ stdin: new PassThrough(), stdout: new Collect(), stderr }, { env: {} });
-  return { ctx: { io, argv, env: {} } as unknown as Context, stderr };
+  const ctx: Pick<Context, 'io' | 'argv'> = { io, argv };
+  return { ctx, stderr };
 }
 
 /** Findings per severity, served with limit/offset capped at `cap`, with totals. */

@@ -116,7 +116,6 @@ describe('rate-limit header parsers', () => {
               const a = answers[i++];
               return a ? toResponse(a) : { status: 200, headers: {}, body: '{}' };
             },
-            () => 'scope',
           );
           for (let n = 0; n < 3; n++) {
             try {

@@ -2,15 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, bucketFor } from '../../src/core/http/ratelimit.js';
+import { RateLimiter, bucketFor, windowsOf } from '../../src/core/http/ratelimit.js';
 import { CliError, RateLimitError, exitCodeFor } from '../../src/core/errors.js';
 import { fileExhaustedWindows } from '../../src/core/ratelimit-state.js';
 import type { HttpResponse, Send } from '../../src/core/http/types.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { req, rl, scripted } from '../helpers/fake-send.js';
-
-const scope = (r: { url: string; headers: Record<string, string> }) =>
-  `${new URL(r.url).origin} ${r.headers['x-tenant-slug'] ?? ''}`;
 
 /** ratelimit-state.json in memory: the windows a process leaves for the next one. */
 function memoryShare(initial: Record<string, number> = {}) {
@@ -38,7 +35,7 @@ describe('rate limit layer', () => {
       { status: 429, headers: rl(0, reset) },
       { status: 200, headers: rl(119, reset + 60) },
     ]);
-    const res = await limiter.layer(t.send, scope)(req());
+    const res = await limiter.layer(t.send)(req());
     expect(res.status).toBe(200);
     expect(t.sent).toHaveLength(2);
     expect(t.sent[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
@@ -51,7 +48,7 @@ describe('rate limit layer', () => {
     clock.rand = 0.999;
     const reset = Math.floor(clock.now() / 1000) + 5;
     const t = scripted(clock, [{ status: 429, headers: rl(0, reset) }, { status: 200 }]);
-    await limiter.layer(t.send, scope)(req());
+    await limiter.layer(t.send)(req());
     expect(t.sent[1]!.at - reset * 1000).toBeGreaterThan(900);
     expect(t.sent[1]!.at - reset * 1000).toBeLessThan(1000);
   });
@@ -64,7 +61,7 @@ describe('rate limit layer', () => {
       { status: 429, headers: { ...rl(0, Math.floor(now / 1000) + 9), 'retry-after': '30' } },
       { status: 200 },
     ]);
-    await limiter.layer(t.send, scope)(req());
+    await limiter.layer(t.send)(req());
     expect(t.sent[1]!.at - t.sent[0]!.at).toBeGreaterThanOrEqual(7000);
     expect(t.sent[2]!.at - t.sent[1]!.at).toBeGreaterThanOrEqual(30_000);
   });
@@ -72,7 +69,7 @@ describe('rate limit layer', () => {
   it('waits 60 s on a 429 that names no time', async () => {
     const { clock, limiter } = setup();
     const t = scripted(clock, [{ status: 429 }, { status: 200 }]);
-    await limiter.layer(t.send, scope)(req());
+    await limiter.layer(t.send)(req());
     expect(t.sent[1]!.at - t.sent[0]!.at).toBeGreaterThanOrEqual(60_000);
     expect(t.sent[1]!.at - t.sent[0]!.at).toBeLessThan(61_000);
   });
@@ -84,7 +81,7 @@ describe('rate limit layer', () => {
       { status: 200, headers: rl(0, reset) },
       { status: 200, headers: rl(119, reset + 60) },
     ]);
-    const send = limiter.layer(t.send, scope);
+    const send = limiter.layer(t.send);
     await send(req());
     expect(clock.sleeps).toEqual([]);
     await send(req());
@@ -98,7 +95,7 @@ describe('rate limit layer', () => {
       { status: 200, headers: rl(0, reset) },
       { status: 200, headers: rl(100, reset) },
     ]);
-    const send = limiter.layer(t.send, scope);
+    const send = limiter.layer(t.send);
     await send(req({ headers: { 'x-tenant-slug': 'acme' } }));
     await send(req({ headers: { 'x-tenant-slug': 'globex' } }));
     expect(clock.sleeps).toEqual([]);
@@ -112,13 +109,11 @@ describe('rate limit layer', () => {
       { status: 200, headers: rl(100, reset) },
       { status: 201, headers: rl(9, reset + 60, 10) },
     ]);
-    const send = limiter.layer(t.send, scope);
-    await send(
-      req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: bucketFor('POST', '/scans') }),
-    );
+    const send = limiter.layer(t.send);
+    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans' }));
     await send(req()); // GET: not held back by the scans bucket
     expect(clock.sleeps).toEqual([]);
-    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: 'scans-create' }));
+    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans' }));
     expect(t.sent[2]!.at).toBeGreaterThanOrEqual(reset * 1000);
   });
 
@@ -127,10 +122,7 @@ describe('rate limit layer', () => {
     const reset = Math.floor(clock.now() / 1000) + 45;
     const t = scripted(clock, [{ status: 429, headers: rl(0, reset) }]);
     const err = await limiter
-      .layer(
-        t.send,
-        scope,
-      )(req())
+      .layer(t.send)(req())
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(exitCodeFor(err)).toBe(8);
@@ -143,10 +135,7 @@ describe('rate limit layer', () => {
     const r = () => ({ status: 429, headers: rl(0, Math.floor(clock.now() / 1000) + 10) });
     const t = scripted(clock, [r, r, r]); // waits of 10 s + 10 s, then the third would pass 25 s
     const err = await limiter
-      .layer(
-        t.send,
-        scope,
-      )(req())
+      .layer(t.send)(req())
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect(clock.totalSlept).toBeLessThanOrEqual(25_000);
@@ -159,8 +148,33 @@ describe('rate limit layer', () => {
       { status: 429, headers: rl(0, Math.floor(clock.now() / 1000) - 5) },
       { status: 200 },
     ]);
-    await limiter.layer(t.send, scope)(req());
+    await limiter.layer(t.send)(req());
     expect(clock.sleeps[0]).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("works out each request's windows from the request itself: service, workspace, method and path", () => {
+    const get = (url: string, tenant?: string, method = 'GET') =>
+      windowsOf({ method, url, headers: tenant ? { 'x-tenant-slug': tenant } : {} });
+    expect(get('http://127.0.0.1:1/api/v1/findings?limit=1', 'acme').keys).toEqual([
+      'http://127.0.0.1:1 acme all',
+    ]);
+    // Workspaces and services each have their own limits.
+    expect(get('http://127.0.0.1:1/api/v1/findings', 'other').key).not.toBe(
+      get('http://127.0.0.1:1/api/v1/findings', 'acme').key,
+    );
+    expect(get('http://127.0.0.1:2/api/v1/findings', 'acme').key).not.toBe(
+      get('http://127.0.0.1:1/api/v1/findings', 'acme').key,
+    );
+    // Login and refresh are limited per service, whatever the workspace.
+    expect(get('http://127.0.0.1:1/api/v1/auth/login', 'acme', 'POST').key).toBe(
+      get('http://127.0.0.1:1/api/v1/auth/login', undefined, 'POST').key,
+    );
+    // A scan creation counts against its own window and the workspace's.
+    expect(get('http://127.0.0.1:1/api/v1/scans', 'acme', 'POST').keys).toEqual([
+      'http://127.0.0.1:1 acme scans-create',
+      'http://127.0.0.1:1 acme all',
+    ]);
+    expect(get('http://127.0.0.1:1/api/v1/scans', 'acme').keys).toEqual(['http://127.0.0.1:1 acme all']);
   });
 
   it('names the bucket of each endpoint', () => {
@@ -207,7 +221,7 @@ describe('requests in flight together (an export reads ahead)', () => {
   it('each takes its share of what is left: with one left, the second of two waits for Reset', async () => {
     const { clock, limiter } = setup();
     const svc = windowedService(clock, 2);
-    const send = limiter.layer(svc.send, scope);
+    const send = limiter.layer(svc.send);
     const first = send(req());
     await svc.answer(0); // Remaining 1
     await first;
@@ -223,7 +237,7 @@ describe('requests in flight together (an export reads ahead)', () => {
   it('an answer that cannot yet count a request sent after it is read less what is still in flight', async () => {
     const { clock, limiter } = setup();
     const svc = windowedService(clock, 3);
-    const send = limiter.layer(svc.send, scope);
+    const send = limiter.layer(svc.send);
     const a = send(req());
     await svc.answer(0); // Remaining 2
     await a;
@@ -248,7 +262,7 @@ describe('what is left for the next process, with requests in flight', () => {
     const share = memoryShare();
     const limiter = new RateLimiter({ clock, maxWaitMs: 300_000, shared: share });
     const svc = windowedService(clock, 3);
-    const send = limiter.layer(svc.send, scope);
+    const send = limiter.layer(svc.send);
     const a = send(req());
     await svc.answer(0); // Remaining 2
     await a;
@@ -272,7 +286,7 @@ describe('two requests held by one exhausted window', () => {
       { status: 200, headers: rl(118, reset + 60) },
       { status: 200, headers: rl(117, reset + 60) },
     ]);
-    const send = limiter.layer(t.send, scope);
+    const send = limiter.layer(t.send);
     await send(req());
     // Two 40 s waits would pass --max-wait 45 s; one does not.
     await Promise.all([send(req()), send(req())]);
@@ -288,16 +302,13 @@ describe('exhausted windows shared between processes', () => {
     const first = setup();
     const reset = Math.floor(first.clock.now() / 1000) + 20;
     const t1 = scripted(first.clock, [{ status: 200, headers: rl(0, reset) }]);
-    await new RateLimiter({ clock: first.clock, maxWaitMs: 300_000, shared: share }).layer(
-      t1.send,
-      scope,
-    )(req());
+    await new RateLimiter({ clock: first.clock, maxWaitMs: 300_000, shared: share }).layer(t1.send)(req());
     expect(Object.values(share.data)).toEqual([reset * 1000]);
 
     const clock = new FakeClock(first.clock.now() + 5000);
     clock.rand = 0;
     const t2 = scripted(clock, [{ status: 200, headers: rl(119, reset + 60) }]);
-    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t2.send, scope)(req());
+    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t2.send)(req());
     expect(t2.sent[0]!.at).toBeGreaterThanOrEqual(reset * 1000);
   });
 
@@ -308,7 +319,7 @@ describe('exhausted windows shared between processes', () => {
       [`http://127.0.0.1:1 globex all`]: clock.now() + 60_000,
     });
     const t = scripted(clock, [{ status: 200 }]);
-    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send, scope)(req());
+    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send)(req());
     expect(clock.sleeps).toEqual([]);
   });
 });
@@ -320,7 +331,7 @@ describe('waiting for an exhausted window', () => {
     const limiter = new RateLimiter({ clock, maxWaitMs: 300_000 });
     const reset = Math.floor(clock.now() / 1000) + 2;
     const t = scripted(clock, [{ status: 200, headers: rl(0, reset) }, { status: 200 }]);
-    const send = limiter.layer(t.send, scope);
+    const send = limiter.layer(t.send);
     await send(req());
     await send(req());
     const late = t.sent[1]!.at - reset * 1000;
@@ -341,7 +352,7 @@ describe('rate-limit headers too far ahead to be right (more than a day)', () =>
     const share = memoryShare();
     const limiter = new RateLimiter({ clock, maxWaitMs: 300_000, shared: share });
     const t = scripted(clock, [{ status: 200, headers: rl(0, reset(clock)) }, { status: 200 }]);
-    const send = limiter.layer(t.send, scope);
+    const send = limiter.layer(t.send);
     await send(req());
     await send(req());
     expect(share.data).toEqual({});
@@ -353,7 +364,7 @@ describe('rate-limit headers too far ahead to be right (more than a day)', () =>
     const { clock } = setup();
     const share = memoryShare();
     const t = scripted(clock, [{ status: 200, headers: rl(0, nowSec(clock) + 86_400) }]);
-    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send, scope)(req());
+    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send)(req());
     expect(Object.values(share.data)).toEqual([(nowSec(clock) + 86_400) * 1000]);
   });
 
@@ -371,10 +382,7 @@ describe('rate-limit headers too far ahead to be right (more than a day)', () =>
       const limiter = new RateLimiter({ clock, maxWaitMs: 1e12, shared: share });
       const t = scripted(clock, [{ status: 429, headers: headers(clock) }]);
       const err = await limiter
-        .layer(
-          t.send,
-          scope,
-        )(req())
+        .layer(t.send)(req())
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CliError);
       expect(err).not.toBeInstanceOf(RateLimitError);
@@ -395,10 +403,7 @@ describe('rate-limit headers too far ahead to be right (more than a day)', () =>
       clock,
       maxWaitMs: 300_000,
       shared: memoryShare({ [key]: clock.now() + 1e11 }),
-    }).layer(
-      t.send,
-      scope,
-    )(req());
+    }).layer(t.send)(req());
     expect(clock.sleeps).toEqual([]);
   });
 
@@ -428,10 +433,7 @@ describe('rate-limit headers too far ahead to be right (more than a day)', () =>
       maxWaitMs: 10_000,
       shared: memoryShare({ [`http://127.0.0.1:1 acme all`]: clock.now() + 3_600_000 }),
     })
-      .layer(
-        t.send,
-        scope,
-      )(req())
+      .layer(t.send)(req())
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as Error).message).toMatch(/earlier cssctl process/);
@@ -445,10 +447,7 @@ describe('the --max-wait message', () => {
     const { clock, limiter } = setup(10);
     const t = scripted(clock, [{ status: 429, headers: { 'retry-after': '45' } }]);
     const err = await limiter
-      .layer(
-        t.send,
-        scope,
-      )(req())
+      .layer(t.send)(req())
       .catch((e: unknown) => e);
     expect((err as Error).message).toBe('rate limited: the service asks to wait 45s, past --max-wait 10s');
   });
@@ -458,10 +457,7 @@ describe('the --max-wait message', () => {
     const r = () => ({ status: 429, headers: { 'retry-after': '10' } });
     const t = scripted(clock, [r, r, r]);
     const err = await limiter
-      .layer(
-        t.send,
-        scope,
-      )(req())
+      .layer(t.send)(req())
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as Error).message).toMatch(/wait 10s, .*30s in all, past --max-wait 25s/);
@@ -477,9 +473,9 @@ describe('mutations that used to survive', () => {
       { status: 200, headers: rl(0, reset) }, // GET: the workspace's 120/min are spent
       { status: 201, headers: rl(9, reset + 60, 10) },
     ]);
-    const send = limiter.layer(t.send, scope);
+    const send = limiter.layer(t.send);
     await send(req());
-    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans', bucket: 'scans-create' }));
+    await send(req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans' }));
     expect(t.sent[1]!.at).toBeGreaterThanOrEqual(reset * 1000);
   });
 
@@ -488,7 +484,7 @@ describe('mutations that used to survive', () => {
     const share = memoryShare();
     const reset = Math.floor(clock.now() / 1000) + 20;
     const t = scripted(clock, [{ status: 429, headers: rl(3, reset) }, { status: 200 }]);
-    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send, scope)(req());
+    await new RateLimiter({ clock, maxWaitMs: 300_000, shared: share }).layer(t.send)(req());
     expect(share.data).toEqual({ 'http://127.0.0.1:1 acme all': reset * 1000 });
   });
 
@@ -498,7 +494,7 @@ describe('mutations that used to survive', () => {
       { status: 429, headers: { ...rl(0, Math.floor(clock.now() / 1000) + 40), 'retry-after': '10' } },
       { status: 200 },
     ]);
-    await limiter.layer(t.send, scope)(req());
+    await limiter.layer(t.send)(req());
     expect(t.sent[1]!.at - t.sent[0]!.at).toBeGreaterThanOrEqual(40_000);
     expect(t.sent[1]!.at - t.sent[0]!.at).toBeLessThan(41_000);
     expect(clock.sleeps).toHaveLength(1); // one wait, announced once with its true length
@@ -511,7 +507,7 @@ describe('mutations that used to survive', () => {
       { status: 429, headers: { 'x-ratelimit-reset': reset, 'retry-after': '10' } },
       { status: 200 },
     ]);
-    await limiter.layer(t.send, scope)(req());
+    await limiter.layer(t.send)(req());
     expect(t.sent[1]!.at).toBeGreaterThanOrEqual(Number(reset) * 1000);
   });
 });

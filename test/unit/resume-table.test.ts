@@ -33,7 +33,7 @@ async function interrupted(n: number, size: number, stopAt: number, format: stri
   const stdout = new Collect();
   const io = new IO({ stdin: process.stdin, stdout, stderr: new Collect() }, { env: {} });
   const argv = ['findings', 'list', '--all', '--limit', String(size), '-o', format];
-  const ctx = { io, argv } as unknown as Context;
+  const ctx: Pick<Context, 'io' | 'argv'> = { io, argv };
   const fetch = async (offset: number, limit: number): Promise<Page<Item>> => {
     if (offset >= stopAt) throw new InterruptedError();
     return { items: data.slice(offset, offset + limit), total: n, limit, offset };

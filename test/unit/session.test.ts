@@ -109,6 +109,30 @@ describe('session and refresh', () => {
     expect(later.svc.calls).toEqual([]);
   });
 
+  it('a command that outlives two access tokens refreshes twice (a finished refresh is not reused)', async () => {
+    // A long `scans wait`: the first token expires, is refreshed, and the new one expires in its turn.
+    const clock = new FakeClock();
+    const { session, svc } = await makeSession(clock, { expiresInMs: 30_000 });
+    const { api, t } = client(session, clock, [
+      { status: 200, body: '{}' },
+      { status: 200, body: '{}' },
+      { status: 401, body: '{"detail":"token expired"}' },
+      { status: 200, body: '{}' },
+    ]);
+    await api.request({ path: '/scans/scn_1' }); // a0 expires within 60 s: refreshed to a1
+    clock.t += 3600_000; // a1 has expired
+    await api.request({ path: '/scans/scn_1' }); // refreshed again, to a2
+    // and a 401 later in the same process refreshes once more (to a3), not to a token already spent
+    await api.request({ path: '/scans/scn_1' });
+    expect(svc.calls).toEqual(['r0', 'r1', 'r2']);
+    expect(t.sent.map((x) => x.req.headers.authorization)).toEqual([
+      'Bearer a1',
+      'Bearer a2',
+      'Bearer a2',
+      'Bearer a3',
+    ]);
+  });
+
   it('after a 401 refreshes once and replays the request once', async () => {
     const clock = new FakeClock();
     const { session, svc, credentials } = await makeSession(clock, { expiresInMs: 3600_000 });

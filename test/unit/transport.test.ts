@@ -56,7 +56,7 @@ async function closedPort(): Promise<number> {
 }
 
 function get(url: string, extra: Partial<HttpRequest> = {}): HttpRequest {
-  return { method: 'GET', url, headers: { accept: 'application/json' }, bucket: 'default', ...extra };
+  return { method: 'GET', url, headers: { accept: 'application/json' }, ...extra };
 }
 
 async function failure(p: Promise<unknown>): Promise<unknown> {

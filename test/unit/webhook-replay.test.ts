@@ -5,15 +5,13 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { replay } from '../../src/commands/webhooks/replay.js';
+import { replay as replayVerb, type ReplayOptions } from '../../src/commands/webhooks/replay.js';
+import { FakeContext } from '../helpers/fake-context.js';
+import { runVerb } from '../helpers/verb.js';
 import { toSaved } from '../../src/commands/webhooks/saved.js';
-import type { Context } from '../../src/core/context.js';
 import { ExitError, UsageError } from '../../src/core/errors.js';
 import type { PlainRequest } from '../../src/core/http/plain.js';
-import { IO } from '../../src/core/io.js';
-import { Collect } from '../helpers/streams.js';
 
 const sig = (secret: string, body: string | Buffer) =>
   `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -47,25 +45,21 @@ function fake(
   answer: (req: PlainRequest, n: number) => Promise<{ status: number }> | { status: number },
   env: Record<string, string> = {},
 ) {
-  const stdout = new Collect();
-  const stderr = new Collect();
-  const io = new IO({ stdin: new PassThrough(), stdout, stderr }, { env: {} });
   const sent: PlainRequest[] = [];
-  let t = 1_000;
-  const ctx = {
-    io,
+  const ctx: FakeContext = new FakeContext({
     env,
-    signal: new AbortController().signal,
-    clock: { now: () => (t += 7), sleep: async () => {}, random: () => 0 },
-    settings: async () => ({ output: 'table' }),
-    http: async () => async (req: PlainRequest) => {
+    service: async (req) => {
       sent.push(req);
+      ctx.clock.t += 7; // each answer takes 7 ms
       const res = await answer(req, sent.length);
       return { status: res.status, headers: {}, body: '' };
     },
-  } as unknown as Context;
-  return { ctx, stdout, stderr, sent };
+  });
+  return { ctx, stdout: ctx.stdout, stderr: ctx.stderr, sent };
 }
+
+const replay = (ctx: FakeContext, opts: ReplayOptions, paths: string[]) =>
+  runVerb(ctx, replayVerb, opts, paths);
 
 describe('replay', () => {
   it('sends oldest first whatever the order named, the exact bytes and the saved signature', async () => {

@@ -1,14 +1,15 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { parseJson, type Query } from '../../core/http/client.js';
-import { chooseFormat, writeList, type ListSource } from '../../core/output/index.js';
+import { chooseFormat, type ListSource } from '../../core/output/index.js';
+import { list as listOutput, type Result } from '../../report/result.js';
 import { readUserFile } from '../../core/read-file.js';
 import { readAll } from '../../core/stdin.js';
 import { API_PREFIX } from '../../core/url.js';
 import { NotAListError, Paginator, idOfObject, readPage, type FetchPage } from '../../api/paginate.js';
 import { parseFields } from '../shared/fields.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
-import { shellQuote } from '../shared/resume.js';
+import { shellQuote } from '../../core/resume.js';
 import { API_OFFER } from './offer.js';
 
 export interface ApiOptions {
@@ -83,7 +84,7 @@ export function apiMethod(
   return method;
 }
 
-export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promise<void> {
+export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promise<Result> {
   const { path, query } = splitApiPath(args[0] ?? '');
   const fields = parseFields(opts.field ?? [], '-f');
   const hasFields = Object.keys(fields).length > 0;
@@ -100,9 +101,8 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
   const client = await ctx.api();
   if (!opts.paginate) {
     const res = await client.exchange({ method, path, query, body });
-    if (res.body.trim() === '') return;
-    printValue(ctx, format, parseJson<unknown>(res));
-    return;
+    if (res.body.trim() === '') return {};
+    return { output: { kind: 'value', value: parseJson<unknown>(res), format } };
   }
 
   // --paginate: every item of every page, as one JSON array (-o ndjson: one per line).
@@ -135,10 +135,7 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
   // The first page decides whether this is a list at all; then the pages stream.
   const iterator = pager.pages()[Symbol.asyncIterator]();
   const head = await iterator.next();
-  if (single) {
-    printValue(ctx, format, single.value);
-    return;
-  }
+  if (single) return { output: { kind: 'value', value: single.value, format } };
   async function* pageStream(): AsyncGenerator<unknown[]> {
     if (head.done) return;
     yield head.value;
@@ -151,11 +148,7 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
     pages: pageStream,
     resume: () => apiResumeCommand(ctx.argv, rawPath, pager.position),
   };
-  await writeList(ctx.io, source, { format, columns: [], noun: 'items', signal: ctx.signal });
-}
-
-function printValue(ctx: Context, format: string, value: unknown): void {
-  ctx.io.out(`${format === 'ndjson' ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
+  return { output: listOutput({ source, format, columns: [], noun: 'items' }) };
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
-import { collect, lazy, type MakeContext } from '../shared/action.js';
+import { collect, type Wire } from '../shared/action.js';
 import { API_OFFER } from './offer.js';
 
 export { API_OFFER };
 
-export function registerApi(program: Command, ctx: MakeContext): void {
+export function registerApi(program: Command, wire: Wire): void {
   const api = program
     .command('api')
     .description('make an authenticated request to /api/v1<path> and print the JSON answer')
@@ -22,7 +22,7 @@ export function registerApi(program: Command, ctx: MakeContext): void {
     )
     .option('--input <file>', "request body from a JSON file ('-' for stdin)")
     .option('--paginate', 'read every limit/offset page with GET and print every item as one array')
-    .action(lazy(ctx, async () => (await import('./api.js')).api, API_OFFER));
+    .action(wire(async () => (await import('./api.js')).api, API_OFFER));
   // Completion offers -o values from the tree: the formats this command offers (src/completion/meta.ts).
   completeWith(api, { outputs: API_OFFER.names });
 }

@@ -1,35 +1,35 @@
 import type { Command } from 'commander';
-import { lazy, type MakeContext } from '../shared/action.js';
+import type { Wire } from '../shared/action.js';
 
-export function registerAuth(program: Command, ctx: MakeContext): void {
+export function registerAuth(program: Command, wire: Wire): void {
   program
     .command('login')
     .description('log in and store the session (password prompt on a terminal)')
     .option('--email <email>', 'account email (env: CSSCTL_EMAIL)')
     .option('--password-stdin', 'read the password from standard input')
-    .action(lazy(ctx, async () => (await import('./login.js')).login));
+    .action(wire(async () => (await import('./login.js')).login));
 
   program
     .command('logout')
     .description("remove the profile's tokens from every credential store")
-    .action(lazy(ctx, async () => (await import('./logout.js')).logout));
+    .action(wire(async () => (await import('./logout.js')).logout));
 
   const auth = program.command('auth').description('inspect and manage the session');
   auth
     .command('status')
     .description('show who and where you are logged in, and when the token expires')
-    .action(lazy(ctx, async () => (await import('./status.js')).status));
+    .action(wire(async () => (await import('./status.js')).status));
   auth
     .command('token')
     .description('print a valid access token (refreshing first when needed)')
-    .action(lazy(ctx, async () => (await import('./token.js')).token));
+    .action(wire(async () => (await import('./token.js')).token));
   auth
     .command('switch')
     .argument('<profile>', 'a profile of config.json (cssctl config profiles lists them)')
     .description('make a profile the default for later commands (--profile and CSSCTL_PROFILE still win)')
-    .action(lazy(ctx, async () => (await import('./switch.js')).authSwitch));
+    .action(wire(async () => (await import('./switch.js')).authSwitch));
   auth
     .command('refresh')
     .description('refresh the access token now')
-    .action(lazy(ctx, async () => (await import('./refresh.js')).refresh));
+    .action(wire(async () => (await import('./refresh.js')).refresh));
 }

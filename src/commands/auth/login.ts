@@ -1,8 +1,8 @@
 import type { Context } from '../../core/context.js';
+import { after, sentence, type Result } from '../../report/result.js';
 import { validateEmail, validateWorkspace } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { tokensFrom } from '../../core/http/session.js';
-import { writeObject } from '../../core/output.js';
 import { promptPassword, promptText } from '../../core/prompt.js';
 import { readHiddenLine, readSecretLine } from '../../core/stdin.js';
 import { normalizeBaseUrl } from '../../core/url.js';
@@ -13,7 +13,7 @@ export interface LoginOptions {
   passwordStdin?: boolean;
 }
 
-export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
+export async function login(ctx: Context, opts: LoginOptions): Promise<Result> {
   const { io, env } = ctx;
   ctx.allowNewProfile(); // a login creates the profile it is given
   const settings = await ctx.settings();
@@ -80,16 +80,18 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     token_store: store,
     expires_at: new Date(tokens.expires_at).toISOString(),
   };
-  if (settings.output === 'table') {
-    const where = store === 'keychain' ? 'the OS keychain' : credentials.file.path;
-    io.out(
-      `${io.color.green('✓')} Logged in to ${baseUrl} as ${email}` +
-        `${workspace ? `, workspace ${workspace}` : ''} (profile ${ctx.profileName}); token stored in ${where}\n`,
-    );
-    if (!workspace) io.hint('No workspace set yet: run cssctl config set workspace <slug>');
-  } else {
-    await writeObject(io, settings.output, summary);
-  }
+  const where = store === 'keychain' ? 'the OS keychain' : credentials.file.path;
+  return {
+    output: sentence(
+      summary,
+      settings.output,
+      `Logged in to ${baseUrl} as ${email}${workspace ? `, workspace ${workspace}` : ''} (profile ${ctx.profileName}); token stored in ${where}`,
+    ),
+    ...after(() => {
+      if (!workspace && settings.output === 'table')
+        io.hint('No workspace set yet: run cssctl config set workspace <slug>');
+    }),
+  };
 }
 
 function valid(check: (v: string) => unknown): (v: string) => true | string {

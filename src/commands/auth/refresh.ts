@@ -1,20 +1,16 @@
 import type { Context } from '../../core/context.js';
-import { writeObject } from '../../core/output.js';
+import { sentence, type Result } from '../../report/result.js';
 
-export async function refresh(ctx: Context): Promise<void> {
+export async function refresh(ctx: Context): Promise<Result> {
   const session = await ctx.session();
   const { output } = await ctx.settings();
   const { tokens, source } = await session.forceRefresh();
   const expiresAt = new Date(tokens.expires_at).toISOString();
-  if (output === 'table') {
-    ctx.io.out(
-      `${ctx.io.color.green('✓')} Refreshed the session of profile ${ctx.profileName}; the access token expires at ${expiresAt}\n`,
-    );
-  } else {
-    await writeObject(ctx.io, output, {
-      profile: ctx.profileName,
-      token_source: source,
-      expires_at: expiresAt,
-    });
-  }
+  return {
+    output: sentence(
+      { profile: ctx.profileName, token_source: source, expires_at: expiresAt },
+      output,
+      `Refreshed the session of profile ${ctx.profileName}; the access token expires at ${expiresAt}`,
+    ),
+  };
 }

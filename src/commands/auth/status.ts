@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.js';
+import { record, type Result } from '../../report/result.js';
 import { AuthError } from '../../core/errors.js';
-import { writeObject } from '../../core/output.js';
 
 export function describeExpiry(expiresAt: number, now: number): string {
   if (!expiresAt) return 'unknown';
@@ -11,7 +11,7 @@ export function describeExpiry(expiresAt: number, now: number): string {
 }
 
 /** Offline: reads the profile and the credential store, never the network. */
-export async function status(ctx: Context): Promise<void> {
+export async function status(ctx: Context): Promise<Result> {
   const settings = await ctx.settings();
   const session = await ctx.session();
   const cur = await session.current();
@@ -28,13 +28,12 @@ export async function status(ctx: Context): Promise<void> {
     expired: t.expires_at ? t.expires_at <= now : null,
     refreshable: cur.source !== 'env' && Boolean(t.refresh_token),
   };
-  if (settings.output !== 'table') return writeObject(ctx.io, settings.output, obj);
+  if (settings.output !== 'table') return record(obj, settings.output);
   let expiry = describeExpiry(t.expires_at, now);
   if (obj.expired && obj.refreshable) expiry += '; renewed on the next command';
-  await writeObject(
-    ctx.io,
-    'table',
+  return record(
     { ...obj, token_source: cur.source === 'env' ? 'env (CSSCTL_TOKEN)' : cur.source, expiry },
+    'table',
     [
       ['Profile', 'profile'],
       ['Base URL', 'base_url'],

@@ -1,13 +1,13 @@
 import type { Context } from '../../core/context.js';
+import { after, sentence, type Result } from '../../report/result.js';
 import { validateProfileName } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
-import { writeObject } from '../../core/output.js';
 
 /**
  * Makes a profile of config.json the default for later commands (`default_profile`, written under the config
  * lock). `--profile` and `CSSCTL_PROFILE` still win over it; this command says so when one is set.
  */
-export async function authSwitch(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
+export async function authSwitch(ctx: Context, _opts: unknown, args: string[]): Promise<Result> {
   const name = validateProfileName(args[0] ?? '');
   const store = await ctx.config();
   // `default` always exists (the built-in choice): switching to it is the way back.
@@ -18,10 +18,13 @@ export async function authSwitch(ctx: Context, _opts: unknown, args: string[]): 
   }
   await store.setDefaultProfile(name);
   const output = ctx.outputLenient('table');
-  if (output !== 'table') await writeObject(ctx.io, output, { default_profile: name });
-  else ctx.io.out(`${ctx.io.color.green('✓')} Profile ${name} is now the default\n`);
-  if (ctx.globals.profile !== undefined)
-    ctx.io.warn(`--profile ${ctx.globals.profile} is given: this command line still uses it`);
-  else if (ctx.env.CSSCTL_PROFILE)
-    ctx.io.warn(`CSSCTL_PROFILE=${ctx.env.CSSCTL_PROFILE} is set: it still wins until you unset it`);
+  return {
+    output: sentence({ default_profile: name }, output, `Profile ${name} is now the default`),
+    ...after(() => {
+      if (ctx.globals.profile !== undefined)
+        ctx.io.warn(`--profile ${ctx.globals.profile} is given: this command line still uses it`);
+      else if (ctx.env.CSSCTL_PROFILE)
+        ctx.io.warn(`CSSCTL_PROFILE=${ctx.env.CSSCTL_PROFILE} is set: it still wins until you unset it`);
+    }),
+  };
 }

@@ -1,7 +1,8 @@
 import type { Context } from '../../core/context.js';
+import { text, type Result } from '../../report/result.js';
 
 /** For `curl -H "Authorization: Bearer $(cssctl auth token)"`: the token alone on stdout. */
-export async function token(ctx: Context): Promise<void> {
+export async function token(ctx: Context): Promise<Result> {
   const session = await ctx.session();
-  ctx.io.out(`${await session.accessToken()}\n`);
+  return text(`${await session.accessToken()}\n`);
 }

@@ -1,6 +1,7 @@
 import { Argument, type Command } from 'commander';
 import { configDir } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
+import { completeWith } from '../../completion/meta.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -12,7 +13,7 @@ const SHELLS = ['bash', 'zsh', 'fish'];
  */
 export function registerCompletion(program: Command, env: NodeJS.ProcessEnv): void {
   const write = (cmd: Command, text: string) => cmd.configureOutput().writeOut?.(text);
-  program
+  const completion = program
     .command('completion')
     .description('print the shell completion script (bash, zsh or fish)')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
@@ -22,6 +23,8 @@ export function registerCompletion(program: Command, env: NodeJS.ProcessEnv): vo
       const { completionScript } = await import('../../completion/index.js');
       write(cmd, completionScript(shell, cmd.parent ?? cmd));
     });
+  // It prints a script whatever -o says: no format to offer (completion, docs/commands.md).
+  completeWith(completion, { outputs: [] });
   program
     .command('__complete', { hidden: true })
     .description('values for the completion scripts')

@@ -2,8 +2,7 @@
 // (table: one field a line; json: the service's object as it is), the gate, the step summary.
 import { getCompliance, type Compliance } from '../../api/compliance.js';
 import type { Context } from '../../core/context.js';
-import { ExitCode, ExitError } from '../../core/errors.js';
-import { chooseFormat, LIST_OFFER, writeObject } from '../../core/output/index.js';
+import { LIST_OFFER, chooseFormat } from '../../core/output/index.js';
 import {
   belowThreshold,
   complianceGate,
@@ -12,7 +11,7 @@ import {
   renderComplianceSummary,
   type ComplianceGate,
 } from '../../report/compliance.js';
-import { appendMarkdown, stepSummaryPath } from '../../report/step-summary.js';
+import type { Output, Result } from '../../report/result.js';
 
 export interface ComplianceOptions {
   /** Parsed by commander (parseFailUnder): 0–100. */
@@ -21,7 +20,7 @@ export interface ComplianceOptions {
   stepSummary?: boolean;
 }
 
-export interface ComplianceResult {
+export interface ComplianceScore {
   /** The service's object as it is: what `-o json` prints (and an MCP tool returns). */
   compliance: Compliance;
   /** Whether the score is below the service's threshold (undefined when it gives none). */
@@ -30,11 +29,11 @@ export interface ComplianceResult {
   gate?: ComplianceGate;
 }
 
-/** The logic without a terminal: reads the score and decides the gate. Front ends render the result. */
+/** The logic without a front end: reads the score and decides the gate. */
 export async function readComplianceScore(
   ctx: Pick<Context, 'api'>,
   opts: Pick<ComplianceOptions, 'failUnder'> = {},
-): Promise<ComplianceResult> {
+): Promise<ComplianceScore> {
   const compliance = await getCompliance(await ctx.api());
   return {
     compliance,
@@ -43,24 +42,29 @@ export async function readComplianceScore(
   };
 }
 
-/** The CLI verb: prints the score, appends the step summary, exits 10 when --fail-under is not met. */
-export async function compliance(ctx: Context, opts: ComplianceOptions): Promise<void> {
+/** The verb: the score as a record, then the gate (exit 10 below --fail-under) and the step summary. */
+export async function compliance(ctx: Context, opts: ComplianceOptions): Promise<Result> {
   const format = chooseFormat(await ctx.settings(), LIST_OFFER, 'compliance');
-  const result = await readComplianceScore(ctx, opts);
-  const c = result.compliance;
-  if (format === 'table') {
-    const { record, fields } = complianceRows(c, result.gate);
-    await writeObject(ctx.io, 'table', record, fields);
-  } else {
-    await writeObject(ctx.io, format, c);
-  }
-  const path = stepSummaryPath(ctx.env, opts);
-  if (path !== undefined)
-    await appendMarkdown(
-      path,
-      renderComplianceSummary(c, result.gate, (await ctx.settings()).workspace),
-      (m) => ctx.io.warn(m),
-    );
-  if (result.gate?.failed) throw new ExitError(gateLine(c, result.gate), ExitCode.failOn);
-  if (result.gate) ctx.io.success(gateLine(c, result.gate));
+  const score = await readComplianceScore(ctx, opts);
+  const c = score.compliance;
+  const output: Output =
+    format === 'table' ? { kind: 'record', format, ...tableOf(score) } : { kind: 'record', format, value: c };
+  const workspace = (await ctx.settings()).workspace;
+  return {
+    output,
+    finish: async () => {
+      const gate = score.gate;
+      if (gate && !gate.failed) ctx.io.success(gateLine(c, gate));
+      return {
+        limit: gate ? { failed: gate.failed, line: gateLine(c, gate) } : undefined,
+        summaryMarkdown: opts.stepSummary === false ? undefined : renderComplianceSummary(c, gate, workspace),
+        data: { ...score },
+      };
+    },
+  };
+}
+
+function tableOf(score: ComplianceScore) {
+  const { record, fields } = complianceRows(score.compliance, score.gate);
+  return { value: record, fields };
 }

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
-import { lazy, type MakeContext } from '../shared/action.js';
+import type { Wire } from '../shared/action.js';
 
 /** `--fail-under <0-100>`: a score; anything else is exit 2 before any request. */
 export function parseFailUnder(value: string): number {
@@ -11,7 +11,7 @@ export function parseFailUnder(value: string): number {
   return n;
 }
 
-export function registerCompliance(program: Command, ctx: MakeContext): void {
+export function registerCompliance(program: Command, wire: Wire): void {
   program
     .command('compliance')
     .description(
@@ -26,5 +26,5 @@ export function registerCompliance(program: Command, ctx: MakeContext): void {
       ),
     )
     .option('--no-step-summary', 'do not append a section to $GITHUB_STEP_SUMMARY')
-    .action(lazy(ctx, async () => (await import('./compliance.js')).compliance));
+    .action(wire(async () => (await import('./compliance.js')).compliance));
 }

@@ -7,7 +7,7 @@ import {
   type ConfigKey,
 } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
-import { writeList, writeObject } from '../../core/output.js';
+import { list as listOutput, record, text, type Result } from '../../report/result.js';
 import type { StoreKind } from '../../core/credentials.js';
 
 function key(raw: string | undefined): ConfigKey {
@@ -22,7 +22,7 @@ function key(raw: string | undefined): ConfigKey {
  * that is invalid is shown as it is, marked invalid, with a warning naming the problem — never an error, so
  * a broken profile can be inspected and fixed.
  */
-export async function list(ctx: Context): Promise<void> {
+export async function list(ctx: Context): Promise<Result> {
   const s = await ctx.settings();
   const output = s.outputOr('table');
   const shown = (k: ConfigKey): string => {
@@ -41,9 +41,10 @@ export async function list(ctx: Context): Promise<void> {
     );
     const invalid = CONFIG_KEYS.filter((k) => s.problem(k));
     if (invalid.length > 0) obj.invalid = invalid;
-    return writeObject(ctx.io, output, obj);
+    return record(obj, output);
   }
-  await writeList(ctx.io, rows, {
+  const out = listOutput({
+    source: rows,
     // A saved report format (junit, github…) is for the findings commands: this list is a table then.
     format: ['csv'].includes(output) ? output : 'table',
     noun: 'settings',
@@ -53,17 +54,18 @@ export async function list(ctx: Context): Promise<void> {
       { header: 'SOURCE', value: (r) => r.source, style: (t, _r, c) => c.dim(t) },
     ],
   });
+  return { output: out };
 }
 
 /** One key's effective value; an invalid one is an error naming config.json and the key (exit 2). */
-export async function get(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
+export async function get(ctx: Context, _opts: unknown, args: string[]): Promise<Result> {
   const k = key(args[0]);
   const s = await ctx.settings();
   const v = s.value(k);
-  if (v !== undefined) ctx.io.out(`${v}\n`);
+  return v === undefined ? {} : text(`${v}\n`);
 }
 
-export async function set(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
+export async function set(ctx: Context, _opts: unknown, args: string[]): Promise<Result> {
   const k = key(args[0]);
   let value = validateConfigValue(k, args[1] ?? '');
   if (k === 'output' && REPORT_FORMATS.includes(value))
@@ -73,17 +75,19 @@ export async function set(ctx: Context, _opts: unknown, args: string[]): Promise
   ctx.requireProfile();
   await (await ctx.config()).update(ctx.profileName, { [k]: value });
   ctx.io.notice(`Set ${k} to ${value} (profile ${ctx.profileName})`);
+  return {};
 }
 
-export async function unset(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
+export async function unset(ctx: Context, _opts: unknown, args: string[]): Promise<Result> {
   const k = key(args[0]);
   ctx.requireProfile(); // never creates an empty profile for a mistyped name
   await (await ctx.config()).update(ctx.profileName, { [k]: undefined });
   ctx.io.notice(`Unset ${k} (profile ${ctx.profileName})`);
+  return {};
 }
 
-export async function path(ctx: Context): Promise<void> {
-  ctx.io.out(`${(await ctx.config()).path}\n`);
+export async function path(ctx: Context): Promise<Result> {
+  return text(`${(await ctx.config()).path}\n`);
 }
 
 interface ProfileRow {
@@ -101,7 +105,7 @@ interface ProfileRow {
  * line would use) and where its token is kept — no secret. Works whatever the active profile is, so a
  * mistyped --profile can be looked up here.
  */
-export async function profiles(ctx: Context): Promise<void> {
+export async function profiles(ctx: Context): Promise<Result> {
   const output = ctx.outputLenient('table');
   const store = await ctx.config();
   const names = store.profileNames(); // a config.json that cannot be read is exit 1 here
@@ -144,7 +148,8 @@ export async function profiles(ctx: Context): Promise<void> {
     });
   }
   if (storeProblem) ctx.io.warn(`cannot tell where some tokens are kept: ${storeProblem}`);
-  await writeList(ctx.io, rows, {
+  const out = listOutput<ProfileRow>({
+    source: rows,
     format: output,
     noun: 'profiles',
     columns: [
@@ -156,4 +161,5 @@ export async function profiles(ctx: Context): Promise<void> {
       { header: 'TOKEN', value: (r) => r.token_store },
     ],
   });
+  return { output: out };
 }

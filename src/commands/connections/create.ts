@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { LIST_OFFER, chooseFormat, writeObject } from '../../core/output/index.js';
+import { LIST_OFFER, chooseFormat } from '../../core/output/index.js';
+import { record as recordOf, type Result } from '../../report/result.js';
 import { createConnection } from '../../api/connections.js';
 import { parseFields } from '../shared/fields.js';
 
@@ -10,7 +11,7 @@ export interface CreateOptions {
   set: string[];
 }
 
-export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
+export async function create(ctx: Context, opts: CreateOptions): Promise<Result> {
   const alias = opts.alias.trim();
   const provider = opts.provider.trim();
   if (!alias) throw new UsageError('--alias must not be empty');
@@ -26,7 +27,7 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
   ctx.io.success(
     `Created connection ${textOf(record?.alias) ?? alias} (${textOf(record?.provider) ?? provider})`,
   );
-  await writeObject(ctx.io, format, (record ?? { alias, provider }) as Record<string, unknown>);
+  return recordOf((record ?? { alias, provider }) as Record<string, unknown>, format);
 }
 
 function textOf(v: unknown): string | undefined {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { addListOptions, collect, lazy, type MakeContext } from '../shared/action.js';
+import { addListOptions, collect, type Wire } from '../shared/action.js';
 
-export function registerConnections(program: Command, ctx: MakeContext): void {
+export function registerConnections(program: Command, wire: Wire): void {
   const connections = program.command('connections').description('cloud provider connections');
   addListOptions(connections.command('list').description('list connections')).action(
-    lazy(ctx, async () => (await import('./list.js')).list),
+    wire(async () => (await import('./list.js')).list),
   );
   connections
     .command('create')
@@ -17,5 +17,5 @@ export function registerConnections(program: Command, ctx: MakeContext): void {
       collect,
       [],
     )
-    .action(lazy(ctx, async () => (await import('./create.js')).create));
+    .action(wire(async () => (await import('./create.js')).create));
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { listConnections, type Connection } from '../../api/connections.js';
-import { runList, type ListOptions } from '../../report/sources/pages.js';
+import { pagedList, type ListOptions } from '../../report/sources/pages.js';
+import { list as listOutput, type Result } from '../../report/result.js';
 import type { Column } from '../../core/format.js';
 import { idOfObject } from '../../api/paginate.js';
 
@@ -27,13 +28,17 @@ export const connectionColumns: Column<Connection>[] = [
   },
 ];
 
-export async function list(ctx: Context, opts: ListOptions): Promise<void> {
+export async function list(ctx: Context, opts: ListOptions): Promise<Result> {
   const client = await ctx.api();
-  await runList(ctx, opts, {
-    noun: 'connections',
-    command: 'connections list',
-    columns: connectionColumns,
-    fetch: (offset, limit) => listConnections(client, { limit, offset: offset || undefined }),
-    idOf: (c) => idOfObject(c, 'id', 'alias'),
-  });
+  return {
+    output: listOutput(
+      await pagedList(ctx, opts, {
+        noun: 'connections',
+        command: 'connections list',
+        columns: connectionColumns,
+        fetch: (offset, limit) => listConnections(client, { limit, offset: offset || undefined }),
+        idOf: (c) => idOfObject(c, 'id', 'alias'),
+      }),
+    ),
+  };
 }

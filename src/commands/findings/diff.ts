@@ -1,16 +1,16 @@
 import type { Finding, Scan, Severity } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { chooseFormat } from '../../core/output/index.js';
-import { reportDiff } from '../../report/diff-report.js';
+import { diffReport } from '../../report/diff-report.js';
 import { workspaceAbout } from '../../report/about.js';
 import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
 import type { DiffState } from '../../report/diff.js';
-import { enforceGate } from '../../report/gate.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { scanFindings } from '../../report/sources/findings.js';
 import { describeRef, finalScan, loadBase, openFileRefs, parseRef } from '../../report/sources/refs.js';
-import { resumeCommand } from '../shared/resume.js';
+import { resumeCommand } from '../../core/resume.js';
 import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+import type { Result } from '../../report/result.js';
 
 export interface DiffOptions extends IgnoreOptions {
   base: string;
@@ -24,7 +24,7 @@ export interface DiffOptions extends IgnoreOptions {
 }
 
 /** `findings diff --base <ref> --head <ref>`: base held, head streamed through it, one report, one gate. */
-export async function diff(ctx: Context, opts: DiffOptions): Promise<void> {
+export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
   const baseRef = parseRef(opts.base, '--base');
   const headRef = parseRef(opts.head, '--head');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings diff');
@@ -48,7 +48,7 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<void> {
     ctx.io.notice(
       `no completed scan of connection ${headScan?.connection_alias ?? '?'} before ${headScan?.scan_id ?? 'the head'}: every finding is new`,
     );
-  const result = await reportDiff(ctx, base.index, head, {
+  const report = diffReport(ctx, base.index, head, {
     format,
     failOn: opts.failOn,
     states: opts.state,
@@ -63,15 +63,25 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<void> {
       subject: `diff of ${base.label ?? 'nothing'} → ${headScan ? `scan ${headScan.scan_id}` : describeRef(headRef)}`,
     },
   });
-  await reportIgnore(ctx, rules, {
-    format,
-    complete: true,
-    showIgnored: opts.showIgnored,
-    connection: headScan?.connection_alias,
-  });
-  enforceGate(
-    headScan ? `scan ${headScan.scan_id}` : describeRef(headRef),
-    result.gate,
-    'new or raised findings',
-  );
+  return {
+    output: { kind: 'findings', source: report.source, options: report.options },
+    finish: async () => {
+      const result = await report.conclude();
+      const text = await reportIgnore(ctx, rules, {
+        format,
+        complete: true,
+        showIgnored: opts.showIgnored,
+        connection: headScan?.connection_alias,
+      });
+      return {
+        text,
+        gate: result.gate && {
+          gate: result.gate,
+          subject: headScan ? `scan ${headScan.scan_id}` : describeRef(headRef),
+          what: 'new or raised findings',
+        },
+        data: { counts: { ...result.counts.n } },
+      };
+    },
+  };
 }

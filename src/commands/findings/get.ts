@@ -1,7 +1,8 @@
 import { getFinding } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { LIST_OFFER, chooseFormat, writeObject } from '../../core/output/index.js';
+import { LIST_OFFER, chooseFormat } from '../../core/output/index.js';
+import { record, type Result } from '../../report/result.js';
 import { fingerprintOf } from '../../report/fingerprint.js';
 
 /** The key/value lines of one finding in a table. */
@@ -29,10 +30,10 @@ export function findingIdArg(raw: string | undefined): string {
 }
 
 /** `findings get <id>`: the finding with its fingerprint (cli-contract.md §8). */
-export async function get(ctx: Context, _opts: object, args: string[]): Promise<void> {
+export async function get(ctx: Context, _opts: object, args: string[]): Promise<Result> {
   const id = findingIdArg(args[0]);
   const format = chooseFormat(await ctx.settings(), LIST_OFFER, 'findings get');
   const client = await ctx.api();
   const finding = await getFinding(client, id);
-  await writeObject(ctx.io, format, { ...finding, fingerprint: fingerprintOf(finding) }, findingFields);
+  return record({ ...finding, fingerprint: fingerprintOf(finding) }, format, findingFields);
 }

@@ -16,6 +16,7 @@ import {
 import { IgnoreRules } from '../../report/ignore/stage.js';
 import { text } from '../../report/text.js';
 import { findingIdArg } from './get.js';
+import type { Result } from '../../report/result.js';
 
 export interface IgnoreCommandOptions {
   reason?: string;
@@ -49,7 +50,7 @@ export async function ignore(
   opts: IgnoreCommandOptions,
   args: string[],
   cwd: string = process.cwd(),
-): Promise<void> {
+): Promise<Result> {
   const reason = opts.reason?.trim() ?? '';
   if (reason === '') throw new UsageError('--reason is required: say why the risk is accepted');
   const ids = [...new Set(args.map(findingIdArg))];
@@ -80,7 +81,12 @@ export async function ignore(
     const where = [text(f.title), text(f.resource)].filter(Boolean).join(' — ');
     added.push({ fingerprint, reason, expires, comment: `${where || `finding ${id}`} (finding ${id})` });
   }
-  if (added.length === 0) return;
+  const result = (): Result => ({
+    finish: async () => ({
+      data: { file: display, expires, added: added.map((e) => e.fingerprint) },
+    }),
+  });
+  if (added.length === 0) return result();
   const after = appendEntries(before, added, display);
   // The file must not have changed while cssctl asked the service: then its text is not the one appended to.
   const now = exists(path) ? readIgnoreText(path, display) : undefined;
@@ -93,4 +99,5 @@ export async function ignore(
   ctx.io.success(
     `Added ${added.length} entr${added.length === 1 ? 'y' : 'ies'} to ${display} (expires ${expires})`,
   );
+  return result();
 }

@@ -1,12 +1,12 @@
 import { Option, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
-import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
+import { addListOptions, type Wire } from '../shared/action.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { addIgnoreOptions, addReportOptions } from './options.js';
 import { collectSeverities, collectStates, parseSeverity } from './severity.js';
 import { SUMMARY_OFFER } from './summary-offer.js';
 
-export function registerFindings(program: Command, ctx: MakeContext): void {
+export function registerFindings(program: Command, wire: Wire): void {
   const findings = program.command('findings').description('security findings of the workspace');
   // Completion offers -o values from the tree: the formats this command offers (src/completion/meta.ts).
   const list = addListOptions(
@@ -18,7 +18,7 @@ export function registerFindings(program: Command, ctx: MakeContext): void {
         collectSeverities,
       )
       .option('--scan <scan_id>', 'only the findings of this scan'),
-  ).action(lazy(ctx, async () => (await import('./list.js')).list, FINDINGS_OFFER));
+  ).action(wire(async () => (await import('./list.js')).list, FINDINGS_OFFER));
   completeWith(list, { outputs: FINDINGS_OFFER.names });
   // findings summary (src/commands/findings/summary.ts): counts with a bar per row.
   const summary = findings
@@ -32,10 +32,10 @@ export function registerFindings(program: Command, ctx: MakeContext): void {
     // The ignore file applies (cli-contract.md §8): accepted risks are counted apart, not in the groups.
     .option(
       '--ignore-file <path>',
-      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder)',
+      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder) (env: CSSCTL_IGNORE_FILE)',
     )
     .option('--no-ignore', 'read no ignore file: accepted risks count as the others')
-    .action(lazy(ctx, async () => (await import('./summary.js')).summary, SUMMARY_OFFER));
+    .action(wire(async () => (await import('./summary.js')).summary, SUMMARY_OFFER));
   completeWith(summary, { outputs: SUMMARY_OFFER.names });
   const diff = addReportOptions(addIgnoreOptions(findings.command('diff')))
     .description('compare two sets of findings by fingerprint: new, updated, unchanged, fixed')
@@ -58,7 +58,7 @@ export function registerFindings(program: Command, ctx: MakeContext): void {
       'exit 10 if a new finding, or one that rose, is at or above this severity',
       parseSeverity,
     )
-    .action(lazy(ctx, async () => (await import('./diff.js')).diff, FINDINGS_OFFER));
+    .action(wire(async () => (await import('./diff.js')).diff, FINDINGS_OFFER));
   completeWith(diff, { outputs: FINDINGS_OFFER.names });
   findings
     .command('ignore')
@@ -68,12 +68,12 @@ export function registerFindings(program: Command, ctx: MakeContext): void {
     .option('--expires <date>', 'YYYY-MM-DD, <n>d or never (default: 90d)')
     .option(
       '--ignore-file <path>',
-      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder)',
+      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder) (env: CSSCTL_IGNORE_FILE)',
     )
-    .action(lazy(ctx, async () => (await import('./ignore.js')).ignore));
+    .action(wire(async () => (await import('./ignore.js')).ignore));
   findings
     .command('get')
     .description('show one finding, with its fingerprint')
     .argument('<finding_id>')
-    .action(lazy(ctx, async () => (await import('./get.js')).get));
+    .action(wire(async () => (await import('./get.js')).get));
 }

@@ -2,7 +2,8 @@ import type { Severity } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat, parseColumns } from '../../core/output/index.js';
-import { checkDestinations, exportFindings, type ReportSpec } from '../../report/exporter.js';
+import { checkDestinations, type ReportSpec } from '../../report/exporter.js';
+import type { Result } from '../../report/result.js';
 import { workspaceAbout } from '../../report/about.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { findingsSource } from '../../report/sources/findings.js';
@@ -19,7 +20,7 @@ export interface FindingsListOptions extends ListOptions, IgnoreOptions {
 }
 
 /** `findings list`: the findings source (a page or --all, one query per severity) → the exporter. */
-export async function list(ctx: Context, opts: FindingsListOptions): Promise<void> {
+export async function list(ctx: Context, opts: FindingsListOptions): Promise<Result> {
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
@@ -30,7 +31,7 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const client = await ctx.api();
   const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId });
-  await exportFindings(ctx, withIgnore(source, rules, format, opts.showIgnored, opts.report), {
+  const options = {
     format,
     outputFile: opts.outputFile,
     reports: opts.report,
@@ -41,14 +42,22 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<voi
       subject: scanId ? `findings of scan ${scanId}` : 'findings list',
     },
     ...(rules && opts.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),
-  });
-  // Only a read of every finding (of the workspace, or of one scan) can say an entry matched nothing; which
-  // entries it could have seen is for the rules to say (docs/baselines.md).
-  const complete = opts.all === true && opts.severity === undefined;
-  await reportIgnore(ctx, rules, {
-    format,
-    complete,
-    workspace: scanId === undefined,
-    showIgnored: opts.showIgnored,
-  });
+  };
+  return {
+    output: {
+      kind: 'findings',
+      source: withIgnore(source, rules, format, opts.showIgnored, opts.report),
+      options,
+    },
+    finish: async () => ({
+      // Only a read of every finding (of the workspace, or of one scan) can say an entry matched nothing; which
+      // entries it could have seen is for the rules to say (docs/baselines.md).
+      text: await reportIgnore(ctx, rules, {
+        format,
+        complete: opts.all === true && opts.severity === undefined,
+        workspace: scanId === undefined,
+        showIgnored: opts.showIgnored,
+      }),
+    }),
+  };
 }

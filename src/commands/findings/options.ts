@@ -6,7 +6,7 @@ export function addIgnoreOptions(cmd: Command): Command {
   return cmd
     .option(
       '--ignore-file <path>',
-      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder)',
+      'the ignore file (default: .cssctl-ignore.yaml here or in a parent folder) (env: CSSCTL_IGNORE_FILE)',
     )
     .option('--no-ignore', 'read no ignore file')
     .option('--show-ignored', 'keep ignored findings in the output, with their reason and expiry');

@@ -6,7 +6,8 @@ import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { SUMMARY_OFFER } from './summary-offer.js';
-import { SummaryCounter, isUtf8Locale, renderSummary, type SummaryBy } from '../../report/summary-view.js';
+import { SummaryCounter, type SummaryBy } from '../../report/summary-view.js';
+import type { Result } from '../../report/result.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
 import { ruleIdOf } from '../../report/fingerprint.js';
 import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
@@ -26,7 +27,7 @@ const KEY_OF: Record<SummaryBy, (f: Record<string, unknown>) => string> = {
   status: (f) => (typeof f.status === 'string' ? f.status : ''),
 };
 
-export async function summary(ctx: Context, opts: SummaryOptions): Promise<void> {
+export async function summary(ctx: Context, opts: SummaryOptions): Promise<Result> {
   const by = opts.by ?? 'severity';
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
@@ -83,25 +84,15 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<void>
   const result = { ...counter.summary(), ...(rules ? { ignored } : {}) };
   // No findings for a scan: that scan must exist (a mistyped id is exit 5, not an empty summary).
   if (scanId && result.total === 0 && ignored === 0) await getScan(client, scanId);
-  // Every finding was read unless --severity narrowed it; without --scan, those of the whole workspace.
-  const said = () =>
-    reportIgnore(ctx, rules, {
-      format,
-      complete: opts.severity === undefined,
-      workspace: scanId === undefined,
-    });
-  if (format === 'json') {
-    ctx.io.out(`${JSON.stringify(result, null, 2)}\n`);
-    return said();
-  }
-  const io = ctx.io;
-  const columns = (io.stdout as { columns?: number }).columns;
-  ctx.io.out(
-    renderSummary(result, {
-      width: io.stdoutIsTTY && columns ? columns : 80,
-      unicode: isUtf8Locale(ctx.env),
-      color: io.color,
+  return {
+    output: { kind: 'summary', value: result, format },
+    // Every finding was read unless --severity narrowed it; without --scan, those of the whole workspace.
+    finish: async () => ({
+      text: await reportIgnore(ctx, rules, {
+        format,
+        complete: opts.severity === undefined,
+        workspace: scanId === undefined,
+      }),
     }),
-  );
-  await said();
+  };
 }

@@ -1,7 +1,8 @@
 import { createScan } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { chooseFormat, writeObject } from '../../core/output/index.js';
+import { chooseFormat } from '../../core/output/index.js';
+import { after, record, type Result } from '../../report/result.js';
 import { scanFields } from '../../report/scan-fields.js';
 import { SCAN_REPORT_OFFER, isReportFormat } from '../../report/registry.js';
 import { prepareReport, waitAndReport, waitCommand, type WaitOptions } from './wait.js';
@@ -11,7 +12,7 @@ export interface CreateOptions extends WaitOptions {
   wait?: boolean;
 }
 
-export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
+export async function create(ctx: Context, opts: CreateOptions): Promise<Result> {
   const alias = opts.connection.trim();
   if (!alias) throw new UsageError('--connection must not be empty');
   const format = chooseFormat(await ctx.settings(), SCAN_REPORT_OFFER, 'scans create');
@@ -31,10 +32,12 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
   const client = await ctx.api();
   const scan = await createScan(client, alias);
   ctx.io.success(`Started scan ${scan.scan_id} of connection ${scan.connection_alias ?? alias}`);
-  if (!opts.wait) {
-    await writeObject(ctx.io, format, scan as Record<string, unknown>, scanFields);
-    ctx.io.hint(`Follow it with: ${waitCommand(['scans', 'wait', scan.scan_id], scan.scan_id)}`);
-    return;
-  }
-  await waitAndReport(ctx, client, scan, opts, format, prepared);
+  if (!opts.wait)
+    return {
+      ...record(scan as Record<string, unknown>, format, scanFields),
+      ...after(() =>
+        ctx.io.hint(`Follow it with: ${waitCommand(['scans', 'wait', scan.scan_id], scan.scan_id)}`),
+      ),
+    };
+  return waitAndReport(ctx, client, scan, opts, format, prepared);
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { parseSeverity, collectSeverities } from '../findings/severity.js';
-import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
+import { addListOptions, type Wire } from '../shared/action.js';
 import { SCAN_REPORT_OFFER } from '../../report/registry.js';
 import { addIgnoreOptions, addReportOptions } from '../findings/options.js';
 
@@ -33,7 +33,7 @@ function addWaitOptions(cmd: Command): Command {
     );
 }
 
-export function registerScans(program: Command, ctx: MakeContext): void {
+export function registerScans(program: Command, wire: Wire): void {
   const scans = program.command('scans').description('scans of connections, and waiting for them');
   const create = addWaitOptions(
     scans
@@ -41,24 +41,24 @@ export function registerScans(program: Command, ctx: MakeContext): void {
       .description('start a scan of a connection; with --wait, wait for it and report')
       .requiredOption('--connection <alias>', 'the connection to scan')
       .option('--wait', 'wait until the scan is final, then report'),
-  ).action(lazy(ctx, async () => (await import('./create.js')).create, SCAN_REPORT_OFFER));
+  ).action(wire(async () => (await import('./create.js')).create, SCAN_REPORT_OFFER));
   addListOptions(
     scans
       .command('list')
       .description('list scans, newest first')
       .option('--status <status>', 'only scans with this status: queued, running, completed or failed'),
-  ).action(lazy(ctx, async () => (await import('./list.js')).list));
+  ).action(wire(async () => (await import('./list.js')).list));
   scans
     .command('get')
     .description('show one scan')
     .argument('<scan_id>')
-    .action(lazy(ctx, async () => (await import('./get.js')).get));
+    .action(wire(async () => (await import('./get.js')).get));
   const wait = addWaitOptions(
     scans
       .command('wait')
       .description('wait until a scan is final, then print its summary or its findings report')
       .argument('<scan_id>'),
-  ).action(lazy(ctx, async () => (await import('./wait.js')).wait, SCAN_REPORT_OFFER));
+  ).action(wire(async () => (await import('./wait.js')).wait, SCAN_REPORT_OFFER));
   // Completion offers -o values from the tree: the formats these commands offer (src/completion/meta.ts).
   for (const cmd of [create, wait]) completeWith(cmd, { outputs: SCAN_REPORT_OFFER.names });
 }

@@ -3,7 +3,8 @@ import { listScans } from '../../api/findings.js';
 import { idOfObject } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { runList, type ListOptions } from '../../report/sources/pages.js';
+import { pagedList, type ListOptions } from '../../report/sources/pages.js';
+import { list as listOutput, type Result } from '../../report/result.js';
 import { scanColumns } from '../../report/scan-fields.js';
 
 export interface ScansListOptions extends ListOptions {
@@ -22,14 +23,18 @@ export function scanStatus(raw: string | undefined): string | undefined {
   return status;
 }
 
-export async function list(ctx: Context, opts: ScansListOptions): Promise<void> {
+export async function list(ctx: Context, opts: ScansListOptions): Promise<Result> {
   const status = scanStatus(opts.status);
   const client = await ctx.api();
-  await runList<Scan>(ctx, opts, {
-    noun: 'scans',
-    command: 'scans list',
-    columns: scanColumns,
-    fetch: (offset, limit) => listScans(client, { limit, offset, status }),
-    idOf: (s) => idOfObject(s, 'scan_id', 'id'),
-  });
+  return {
+    output: listOutput(
+      await pagedList<Scan>(ctx, opts, {
+        noun: 'scans',
+        command: 'scans list',
+        columns: scanColumns,
+        fetch: (offset, limit) => listScans(client, { limit, offset, status }),
+        idOf: (s) => idOfObject(s, 'scan_id', 'id'),
+      }),
+    ),
+  };
 }

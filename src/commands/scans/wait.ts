@@ -2,26 +2,19 @@ import type { Scan, Severity } from '../../api/findings-types.js';
 import { getScan } from '../../api/findings.js';
 import { isFailed, isFinal } from '../../api/scan-status.js';
 import type { Context } from '../../core/context.js';
-import { formatWait } from '../../core/context.js';
-import {
-  CliError,
-  DeadlineError,
-  ExitCode,
-  ExitError,
-  InterruptedError,
-  UsageError,
-} from '../../core/errors.js';
+import { formatWait } from '../../core/durations.js';
+import { CliError, DeadlineError, InterruptedError, UsageError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http/client.js';
 import type { IO } from '../../core/io.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { SCAN_REPORT_OFFER } from '../../report/registry.js';
-import { reportScan } from '../../report/scan.js';
-import { writeStepSummary } from '../../report/step-summary.js';
+import { scanReport } from '../../report/scan.js';
+import type { Result } from '../../report/result.js';
 import { openFileRefs, parseRef, type Ref } from '../../report/sources/refs.js';
 import { loadIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
 import type { IgnoreRules } from '../../report/ignore/stage.js';
-import { shellQuote } from '../shared/resume.js';
+import { shellQuote } from '../../core/resume.js';
 
 export interface WaitOptions extends IgnoreOptions {
   failOn?: Severity;
@@ -185,7 +178,7 @@ export async function pollScan(
   }
 }
 
-/** Waits for a scan, then reports it and applies the gate (exit 9 failed or timed out, 10 --fail-on met). */
+/** Waits for a scan, then its report and the gate (the outcome: exit 9 failed or timed out, 10 --fail-on met). */
 export async function waitAndReport(
   ctx: Context,
   client: ApiClient,
@@ -193,7 +186,7 @@ export async function waitAndReport(
   opts: WaitOptions,
   format: string,
   prepared: Prepared = {},
-): Promise<void> {
+): Promise<Result> {
   const timeoutMs = opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000;
   const { scan, final, elapsedMs, cut } = await pollScan(ctx, client, first, timeoutMs);
   if (!final || !scan) {
@@ -201,13 +194,17 @@ export async function waitAndReport(
     const why = `--wait-timeout${cut ? `: ${cut}` : ''}`;
     const gate = opts.failOn ? { failOn: opts.failOn, met: false } : undefined;
     const known = scan ?? ({ scan_id: id, status: 'unknown' } as Scan);
-    await writeStepSummary(ctx, opts, { scan: known, gate, timedOut: true, waitedMs: elapsedMs });
-    throw new ExitError(
-      `${scan ? `scan ${id} is still ${scan.status}` : `no answer about scan ${id}`} after ${formatWait(elapsedMs)} (${why}); resume with: ${waitCommand(ctx.argv, id)}`,
-      ExitCode.scanFailed,
-    );
+    const message = `${scan ? `scan ${id} is still ${scan.status}` : `no answer about scan ${id}`} after ${formatWait(elapsedMs)} (${why}); resume with: ${waitCommand(ctx.argv, id)}`;
+    return {
+      finish: async () => ({
+        stepSummary:
+          opts.stepSummary === false ? undefined : { scan: known, gate, timedOut: true, waitedMs: elapsedMs },
+        data: { scan: known, timed_out: true },
+        failure: { kind: 'timed-out', message },
+      }),
+    };
   }
-  await reportScan(ctx, client, {
+  return scanReport(ctx, client, {
     scan,
     failed: isFailed(scan.status),
     elapsedMs,
@@ -220,10 +217,10 @@ export async function waitAndReport(
   });
 }
 
-export async function wait(ctx: Context, opts: WaitOptions, args: string[]): Promise<void> {
+export async function wait(ctx: Context, opts: WaitOptions, args: string[]): Promise<Result> {
   const id = scanIdArg(args[0]);
   const format = chooseFormat(await ctx.settings(), SCAN_REPORT_OFFER, 'scans wait');
   const prepared = prepareReport(ctx, opts);
   const client = await ctx.api();
-  await waitAndReport(ctx, client, id, opts, format, prepared);
+  return waitAndReport(ctx, client, id, opts, format, prepared);
 }

@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import { writeObject } from '../../core/output.js';
+import { record, type Result } from '../../report/result.js';
 import { VERSION } from '../../version.js';
 
 /**
@@ -7,7 +7,7 @@ import { VERSION } from '../../version.js';
  * keep its session. The credential store is the one `login` would pick now: with CSSCTL_CREDENTIAL_STORE=auto
  * the OS keychain when one answers (asked, not assumed), else the file. Offline; nothing is written.
  */
-export async function version(ctx: Context): Promise<void> {
+export async function version(ctx: Context): Promise<Result> {
   const credentials = ctx.credentials();
   const keychain = credentials.mode === 'file' ? undefined : await credentials.keychain(true);
   const store = keychain ? 'keychain' : credentials.mode === 'keychain' ? 'none' : 'file';
@@ -23,17 +23,16 @@ export async function version(ctx: Context): Promise<void> {
     credential_file: store === 'file' ? credentials.file.path : null,
   };
   const format = (await ctx.settings()).outputOr('table');
-  if (format !== 'table') return writeObject(ctx.io, format, obj);
+  if (format !== 'table') return record(obj, format);
   const where =
     store === 'keychain'
       ? 'OS keychain'
       : store === 'file'
         ? `file ${credentials.file.path}`
         : 'none: no OS keychain answers';
-  await writeObject(
-    ctx.io,
-    'table',
+  return record(
     { ...obj, credential_store: `${where} (CSSCTL_CREDENTIAL_STORE=${credentials.mode})` },
+    'table',
     [
       ['cssctl', 'version'],
       ['Node', 'node'],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '../../core/context.js';
+import { after, record, type Result } from '../../report/result.js';
 import { UsageError } from '../../core/errors.js';
-import { writeObject } from '../../core/output.js';
 import { readSecretLine } from '../../core/stdin.js';
 import { createWebhook, withoutSecret, type Webhook } from '../../api/webhooks.js';
 import { clean, parseEvents, webhookUrl } from './common.js';
@@ -20,7 +20,7 @@ const FIELDS: [string, string][] = [
   ['SECRET', 'secret'],
 ];
 
-export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
+export async function create(ctx: Context, opts: CreateOptions): Promise<Result> {
   const io = ctx.io;
   // Everything the input alone can refuse is refused before the secret is read or a request sent.
   let plainHttp: URL | undefined;
@@ -56,17 +56,19 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<void> {
   if (output === 'table' || output === 'csv') {
     shown.events = Array.isArray(created.events) ? created.events.join(',') : created.events;
   }
-  await writeObject(
-    io,
-    output,
-    shown,
-    output === 'table' || output === 'csv' ? FIELDS.filter(([, k]) => k in shown) : undefined,
-  );
-  if (generated) {
-    io.notice(
-      io.errColor.yellow(
-        'This signing secret is shown only now: store it (receivers verify with it, e.g. CSSCTL_WEBHOOK_SECRET).',
-      ),
-    );
-  }
+  return {
+    ...record(
+      shown,
+      output,
+      output === 'table' || output === 'csv' ? FIELDS.filter(([, k]) => k in shown) : undefined,
+    ),
+    ...after(() => {
+      if (generated)
+        io.notice(
+          io.errColor.yellow(
+            'This signing secret is shown only now: store it (receivers verify with it, e.g. CSSCTL_WEBHOOK_SECRET).',
+          ),
+        );
+    }),
+  };
 }

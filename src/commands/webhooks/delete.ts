@@ -1,12 +1,14 @@
 import type { Context } from '../../core/context.js';
+import type { Result } from '../../report/result.js';
 import { UsageError } from '../../core/errors.js';
 import { deleteWebhook } from '../../api/webhooks.js';
 import { clean } from './common.js';
 
-export async function remove(ctx: Context, _opts: object, args: string[]): Promise<void> {
+export async function remove(ctx: Context, _opts: object, args: string[]): Promise<Result> {
   const id = (args[0] ?? '').trim();
   if (!id) throw new UsageError('a webhook id is required (see cssctl webhooks list)');
   const client = await ctx.api();
   await deleteWebhook(client, id);
   ctx.io.notice(`${ctx.io.errColor.green('✓')} Deleted webhook ${clean(id)}`);
+  return {};
 }

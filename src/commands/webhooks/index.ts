@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import type { Offer } from '../../core/output/offer.js';
-import { addListOptions, lazy, type MakeContext } from '../shared/action.js';
+import { addListOptions, type Wire } from '../shared/action.js';
 
 /** replay prints a line per delivery, or its outcomes as JSON; no table or CSV. */
 const REPLAY_OFFER: Offer = { names: ['table', 'json', 'ndjson'], default: 'table' };
 
-export function registerWebhooks(program: Command, ctx: MakeContext): void {
+export function registerWebhooks(program: Command, wire: Wire): void {
   const webhooks = program
     .command('webhooks')
     .description('register, receive, verify, forward, save, replay and trigger signed event deliveries');
@@ -22,22 +22,22 @@ export function registerWebhooks(program: Command, ctx: MakeContext): void {
       '--secret-stdin',
       'read the signing secret from standard input (else CSSCTL_WEBHOOK_SECRET, else generated)',
     )
-    .action(lazy(ctx, async () => (await import('./create.js')).create));
+    .action(wire(async () => (await import('./create.js')).create));
   addListOptions(
     webhooks.command('list').description('list registered webhooks (secrets are never shown)'),
-  ).action(lazy(ctx, async () => (await import('./list.js')).list));
+  ).action(wire(async () => (await import('./list.js')).list));
   webhooks
     .command('delete')
     .description('delete a webhook')
     .argument('<id>', 'webhook id, from cssctl webhooks list')
-    .action(lazy(ctx, async () => (await import('./delete.js')).remove));
+    .action(wire(async () => (await import('./delete.js')).remove));
   webhooks
     .command('verify')
     .description('check an X-Service-Signature value against a raw payload (exit 0 valid, 1 invalid)')
     .requiredOption('--signature <value>', 'the X-Service-Signature header value, sha256=<hex>')
     .option('--payload-file <path>', 'the raw payload (default: standard input)')
     .option('--secret-file <path>', 'file holding the signing secret (default: CSSCTL_WEBHOOK_SECRET)')
-    .action(lazy(ctx, async () => (await import('./verify.js')).verify));
+    .action(wire(async () => (await import('./verify.js')).verify));
   webhooks
     .command('listen')
     .description('receive deliveries locally: verify, print, and optionally save and forward them')
@@ -57,7 +57,7 @@ export function registerWebhooks(program: Command, ctx: MakeContext): void {
     .option('--forward-duplicates', 'relay a body already received in this run again (default: answer 200)')
     .option('--print-secret', 'print the signing secret in use and exit')
     .option('--secret-file <path>', 'file holding the signing secret (default: CSSCTL_WEBHOOK_SECRET)')
-    .action(lazy(ctx, async () => (await import('./listen.js')).listen));
+    .action(wire(async () => (await import('./listen.js')).listen));
   const replay = webhooks
     .command('replay')
     .description('send saved deliveries again, oldest first, byte for byte, to a receiver')
@@ -65,7 +65,7 @@ export function registerWebhooks(program: Command, ctx: MakeContext): void {
     .requiredOption('--to <url>', 'the receiver (https://, or http:// for loopback hosts)')
     .option('--resign', 'sign with the current secret instead of sending the saved signature')
     .option('--secret-file <path>', 'with --resign: file holding the secret (default: CSSCTL_WEBHOOK_SECRET)')
-    .action(lazy(ctx, async () => (await import('./replay.js')).replay, REPLAY_OFFER));
+    .action(wire(async () => (await import('./replay.js')).replay, REPLAY_OFFER));
   completeWith(replay, { outputs: REPLAY_OFFER.names });
   webhooks
     .command('trigger')
@@ -76,5 +76,5 @@ export function registerWebhooks(program: Command, ctx: MakeContext): void {
     )
     .requiredOption('--url <url>', 'the receiver (https://, or http:// for loopback hosts)')
     .option('--secret-file <path>', 'file holding the signing secret (default: CSSCTL_WEBHOOK_SECRET)')
-    .action(lazy(ctx, async () => (await import('./trigger.js')).trigger));
+    .action(wire(async () => (await import('./trigger.js')).trigger));
 }

@@ -1,7 +1,8 @@
 import type { Context } from '../../core/context.js';
+import { list as listOutput, type Result } from '../../report/result.js';
 import type { Column } from '../../core/output.js';
 import { listWebhooks, type Webhook } from '../../api/webhooks.js';
-import { runList, type ListOptions } from '../../report/sources/pages.js';
+import { pagedList, type ListOptions } from '../../report/sources/pages.js';
 
 export const webhookColumns: Column<Webhook>[] = [
   { header: 'ID', field: 'id', value: (w) => w.id, style: (t, _w, color) => color.bold(t), keep: true },
@@ -22,12 +23,16 @@ export const webhookColumns: Column<Webhook>[] = [
 ];
 
 /** Never shows a secret: listWebhooks drops one even if the service were to send it. */
-export async function list(ctx: Context, opts: ListOptions): Promise<void> {
+export async function list(ctx: Context, opts: ListOptions): Promise<Result> {
   const client = await ctx.api();
-  await runList(ctx, opts, {
-    noun: 'webhooks',
-    columns: webhookColumns,
-    fetch: (offset, limit) => listWebhooks(client, { limit, offset: offset || undefined }),
-    idOf: (w) => (w.id ?? w.url) as string | undefined,
-  });
+  return {
+    output: listOutput(
+      await pagedList(ctx, opts, {
+        noun: 'webhooks',
+        columns: webhookColumns,
+        fetch: (offset, limit) => listWebhooks(client, { limit, offset: offset || undefined }),
+        idOf: (w) => (w.id ?? w.url) as string | undefined,
+      }),
+    ),
+  };
 }

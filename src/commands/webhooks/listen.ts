@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
+import { list as listOutput, text, type Result } from '../../report/result.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { ensureDir } from '../../core/files.js';
 import { redactUrl } from '../../core/http/log.js';
@@ -96,7 +97,7 @@ function saveFolder(raw: string): string {
  * A local receiver that verifies every delivery, prints the verified ones and, with --forward-to, relays them
  * untouched. Runs until SIGINT/SIGTERM, then lets the delivery in flight finish.
  */
-export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
+export async function listen(ctx: Context, opts: ListenOptions): Promise<Result> {
   const io = ctx.io;
   // All input is checked, and the secret found, before anything listens: nothing is half-started.
   const host = opts.host.trim().replace(/^\[(.*)\]$/, '$1');
@@ -119,15 +120,16 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
     throw new UsageError(`listen prints a line per event, or JSON with -o json or ndjson; not ${output}`);
   }
   const secret = await signingSecret(ctx, opts.secretFile);
-  if (opts.printSecret) {
-    io.out(`${secret}\n`);
-    return;
-  }
+  if (opts.printSecret) return text(`${secret}\n`);
   const saveDir = opts.save === undefined ? undefined : saveFolder(opts.save);
   const send = forwardTo === undefined ? undefined : await ctx.http();
-  if (ctx.signal.aborted) return;
+  if (ctx.signal.aborted) return {};
 
   const json = output !== 'table';
+  // Each verified delivery, as the renderer takes it: the delivery itself (json, ndjson: one line each) and,
+  // for a table, its line.
+  const lines = new WeakMap<object, string>();
+  const arrived = new Arrivals<Record<string, unknown>>();
   const forward: ReceiverOptions['forward'] =
     send && forwardTo
       ? async (raw, headers): Promise<ForwardResult> => {
@@ -159,12 +161,10 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
           : (r) => saveDelivery(saveDir, r.receivedAt, r.event, r.headers, r.raw),
       onVerified: ({ delivery, forwarded, duplicate, saved }) => {
         if (saved && !duplicate) io.debug(`saved ${saved}`);
-        if (!json) {
-          io.out(`${deliveryLine(delivery, forwarded, duplicate)}\n`);
-          return;
-        }
-        io.out(`${JSON.stringify(duplicate ? { ...delivery, duplicate: true } : delivery)}\n`);
-        if (forwarded) {
+        const item: Record<string, unknown> = duplicate ? { ...delivery, duplicate: true } : { ...delivery };
+        lines.set(item, deliveryLine(delivery, forwarded, duplicate));
+        arrived.push(item);
+        if (json && forwarded) {
           const event = clean(String(delivery.event));
           io.notice(
             'error' in forwarded
@@ -188,11 +188,57 @@ export async function listen(ctx: Context, opts: ListenOptions): Promise<void> {
   io.notice(
     `Listening on ${receiver.url}${forwardTo ? `, forwarding to ${redactUrl(forwardTo)}` : ''}${saveDir ? `, saving to ${saveDir}` : ''} (Ctrl-C to stop)`,
   );
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) resolve();
-    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  // A forward in flight may take up to --timeout; a second Ctrl-C ends at once (cli.ts).
-  await receiver.close(timeoutMs + 1000);
-  io.notice('Stopped.');
+  async function* deliveries(): AsyncGenerator<Record<string, unknown>> {
+    let closed = false;
+    try {
+      yield* arrived.until(ctx.signal);
+      // Stopped: the delivery in flight finishes (a forward may take up to --timeout; a second Ctrl-C ends at
+      // once, cli.ts), and is printed like the others.
+      await receiver.close(timeoutMs + 1000);
+      closed = true;
+      yield* arrived.left();
+    } finally {
+      if (!closed) await receiver.close(timeoutMs + 1000);
+      io.notice('Stopped.');
+    }
+  }
+  return {
+    output: listOutput({
+      source: deliveries(),
+      // One line per delivery, whatever happens next: json is ndjson here (a document would never end).
+      format: json ? 'ndjson' : 'table',
+      columns: [],
+      noun: 'deliveries',
+      line: (item) => lines.get(item) ?? '',
+    }),
+  };
+}
+
+/** Items that arrive from callbacks, read as a stream that ends when the signal is aborted. */
+class Arrivals<T> {
+  private readonly queue: T[] = [];
+  private wake?: () => void;
+
+  push(item: T): void {
+    this.queue.push(item);
+    this.wake?.();
+  }
+
+  /** What arrived and was not read yet. */
+  *left(): Generator<T> {
+    while (this.queue.length > 0) yield this.queue.shift()!;
+  }
+
+  async *until(signal: AbortSignal): AsyncGenerator<T> {
+    const aborted = new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    for (;;) {
+      while (this.queue.length > 0) yield this.queue.shift()!;
+      if (signal.aborted) return;
+      await Promise.race([aborted, new Promise<void>((resolve) => (this.wake = resolve))]);
+      this.wake = undefined;
+    }
+  }
 }

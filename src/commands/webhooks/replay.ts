@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Context } from '../../core/context.js';
-import { ExitCode, ExitError, InterruptedError, UsageError } from '../../core/errors.js';
+import { list as listOutput, type Result } from '../../report/result.js';
+import { InterruptedError, UsageError } from '../../core/errors.js';
 import { redactUrl } from '../../core/http/log.js';
 import { SIGNATURE_HEADER, sign } from '../../core/webhook-signature.js';
 import { clean, signingSecret, webhookUrl } from './common.js';
@@ -55,7 +56,7 @@ interface Outcome {
  * made with the current secret). Every file is checked before anything is sent; any answer that is not 2xx
  * (or no answer) makes the exit 1.
  */
-export async function replay(ctx: Context, opts: ReplayOptions, paths: string[]): Promise<void> {
+export async function replay(ctx: Context, opts: ReplayOptions, paths: string[]): Promise<Result> {
   const io = ctx.io;
   if (paths.length === 0) throw new UsageError('name one or more saved deliveries or folders');
   const url = webhookUrl(opts.to, '--to');
@@ -69,94 +70,103 @@ export async function replay(ctx: Context, opts: ReplayOptions, paths: string[])
   const { output } = await ctx.settings();
   const send = await ctx.http();
   const shownUrl = redactUrl(url);
-  const json = output === 'json' || output === 'ndjson';
-
-  const report = (o: Outcome): void => {
-    if (output === 'ndjson') io.out(`${JSON.stringify(o)}\n`);
-    else if (!json) {
-      const answer = o.status === null ? `error: ${clean(o.error ?? '')}` : `HTTP ${o.status}`;
-      const event = clean(o.event ?? 'unknown');
-      io.out(`${o.received_at}  ${event}  ${clean(basename(o.file))} -> ${answer} (${o.duration_ms} ms)\n`);
-    }
+  const line = (o: Outcome): string => {
+    const answer = o.status === null ? `error: ${clean(o.error ?? '')}` : `HTTP ${o.status}`;
+    const event = clean(o.event ?? 'unknown');
+    return `${o.received_at}  ${event}  ${clean(basename(o.file))} -> ${answer} (${o.duration_ms} ms)`;
   };
 
   const outcomes: Outcome[] = [];
-  for (const entry of entries) {
-    if (ctx.signal.aborted) throw new InterruptedError();
-    // Read again now (checked above): one body in memory at a time.
-    let d: LoadedDelivery;
-    try {
-      d = loadSaved(entry.file);
-    } catch (err) {
-      // Changed or removed since it was checked: reported on its line, and the rest still go.
-      const failed: Outcome = {
-        file: entry.file,
-        event: null,
-        received_at: new Date(entry.receivedAt).toISOString(),
+  async function* deliveries(): AsyncGenerator<Outcome> {
+    for (const entry of entries) {
+      if (ctx.signal.aborted) throw new InterruptedError();
+      // Read again now (checked above): one body in memory at a time.
+      let d: LoadedDelivery;
+      try {
+        d = loadSaved(entry.file);
+      } catch (err) {
+        // Changed or removed since it was checked: reported on its line, and the rest still go.
+        const failed: Outcome = {
+          file: entry.file,
+          event: null,
+          received_at: new Date(entry.receivedAt).toISOString(),
+          status: null,
+          ok: false,
+          duration_ms: 0,
+          error: (err as Error).message,
+        };
+        outcomes.push(failed);
+        yield failed;
+        continue;
+      }
+      const name = clean(basename(d.file));
+      if (secret === undefined) {
+        if (typeof d.saved.headers[SIGNATURE_HEADER] !== 'string') {
+          io.warn(
+            `${name} has no saved ${SIGNATURE_HEADER} header: sent without one (use --resign to sign it)`,
+          );
+        } else if (d.saved.body_sha256 !== undefined && d.saved.body_sha256 !== sha256Hex(d.raw)) {
+          io.warn(
+            `${name}: the body was changed after it was saved, so its saved signature will not match (use --resign)`,
+          );
+        }
+      }
+      const saved = d.saved.headers[SIGNATURE_HEADER];
+      let signature: string | undefined;
+      if (secret !== undefined) {
+        signature = sign(secret, d.raw);
+        io.addSecret(signature);
+      } else if (typeof saved === 'string') signature = saved;
+      const started = ctx.clock.now();
+      const outcome: Outcome = {
+        file: d.file,
+        event: d.saved.event ?? null,
+        received_at: d.saved.received_at,
         status: null,
         ok: false,
         duration_ms: 0,
-        error: (err as Error).message,
       };
-      outcomes.push(failed);
-      report(failed);
-      continue;
-    }
-    const name = clean(basename(d.file));
-    if (secret === undefined) {
-      if (typeof d.saved.headers[SIGNATURE_HEADER] !== 'string') {
-        io.warn(
-          `${name} has no saved ${SIGNATURE_HEADER} header: sent without one (use --resign to sign it)`,
-        );
-      } else if (d.saved.body_sha256 !== undefined && d.saved.body_sha256 !== sha256Hex(d.raw)) {
-        io.warn(
-          `${name}: the body was changed after it was saved, so its saved signature will not match (use --resign)`,
-        );
+      try {
+        const res = await send({
+          method: 'POST',
+          url,
+          headers: replayHeaders(d, signature),
+          body: d.raw,
+          signal: ctx.signal,
+        });
+        outcome.status = res.status;
+        outcome.ok = res.status >= 200 && res.status < 300;
+      } catch (err) {
+        if (ctx.signal.aborted || err instanceof InterruptedError) throw err;
+        outcome.error = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
       }
+      outcome.duration_ms = ctx.clock.now() - started;
+      outcomes.push(outcome);
+      yield outcome;
     }
-    const saved = d.saved.headers[SIGNATURE_HEADER];
-    let signature: string | undefined;
-    if (secret !== undefined) {
-      signature = sign(secret, d.raw);
-      io.addSecret(signature);
-    } else if (typeof saved === 'string') signature = saved;
-    const started = ctx.clock.now();
-    const outcome: Outcome = {
-      file: d.file,
-      event: d.saved.event ?? null,
-      received_at: d.saved.received_at,
-      status: null,
-      ok: false,
-      duration_ms: 0,
-    };
-    try {
-      const res = await send({
-        method: 'POST',
-        url,
-        headers: replayHeaders(d, signature),
-        body: d.raw,
-        signal: ctx.signal,
-      });
-      outcome.status = res.status;
-      outcome.ok = res.status >= 200 && res.status < 300;
-    } catch (err) {
-      if (ctx.signal.aborted || err instanceof InterruptedError) throw err;
-      outcome.error = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
-    }
-    outcome.duration_ms = ctx.clock.now() - started;
-    outcomes.push(outcome);
-    report(outcome);
   }
-  if (output === 'json') io.out(`${JSON.stringify(outcomes, null, 2)}\n`);
 
-  const failed = outcomes.filter((o) => !o.ok).length;
-  if (failed > 0) {
-    throw new ExitError(
-      `${failed} of ${outcomes.length} ${outcomes.length === 1 ? 'delivery was' : 'deliveries were'} not answered 2xx by ${shownUrl}`,
-      ExitCode.error,
-    );
-  }
-  io.notice(
-    `Replayed ${outcomes.length} ${outcomes.length === 1 ? 'delivery' : 'deliveries'} to ${shownUrl}.`,
-  );
+  return {
+    output: listOutput<Outcome>({
+      source: deliveries(),
+      format: output === 'json' || output === 'ndjson' ? output : 'table',
+      columns: [],
+      noun: 'deliveries',
+      line,
+    }),
+    finish: async () => {
+      const failed = outcomes.filter((o) => !o.ok).length;
+      if (failed > 0)
+        return {
+          failure: {
+            kind: 'refused',
+            message: `${failed} of ${outcomes.length} ${outcomes.length === 1 ? 'delivery was' : 'deliveries were'} not answered 2xx by ${shownUrl}`,
+          },
+        };
+      io.notice(
+        `Replayed ${outcomes.length} ${outcomes.length === 1 ? 'delivery' : 'deliveries'} to ${shownUrl}.`,
+      );
+      return {};
+    },
+  };
 }

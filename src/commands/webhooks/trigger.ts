@@ -1,5 +1,5 @@
 import type { Context } from '../../core/context.js';
-import { ExitCode, ExitError } from '../../core/errors.js';
+import type { Outcome, Result } from '../../report/result.js';
 import { redactUrl } from '../../core/http/log.js';
 import { SIGNATURE_HEADER, sign } from '../../core/webhook-signature.js';
 import { clean, parseEvent, signingSecret, webhookUrl } from './common.js';
@@ -11,7 +11,7 @@ export interface TriggerOptions {
 }
 
 /** Sends one correctly signed sample delivery and reports the receiver's answer; non-2xx is exit 1. */
-export async function trigger(ctx: Context, opts: TriggerOptions, args: string[]): Promise<void> {
+export async function trigger(ctx: Context, opts: TriggerOptions, args: string[]): Promise<Result> {
   const event = parseEvent(args[0] ?? '');
   const url = webhookUrl(opts.url, '--url');
   const secret = await signingSecret(ctx, opts.secretFile);
@@ -33,14 +33,21 @@ export async function trigger(ctx: Context, opts: TriggerOptions, args: string[]
   const ms = ctx.clock.now() - started;
   const ok = res.status >= 200 && res.status < 300;
   const shownUrl = redactUrl(url);
-  if (output === 'json' || output === 'ndjson') {
-    const result = { event, url: shownUrl, status: res.status, ok, duration_ms: ms, delivery };
-    ctx.io.out(`${output === 'json' ? JSON.stringify(result, null, 2) : JSON.stringify(result)}\n`);
-  } else {
-    ctx.io.out(`${event} -> ${shownUrl}: HTTP ${res.status} (${ms} ms)\n`);
-  }
-  if (!ok) {
-    const said = clean(res.body.trim()).slice(0, 200);
-    throw new ExitError(`the receiver answered HTTP ${res.status}${said ? `: ${said}` : ''}`, ExitCode.error);
-  }
+  const said = clean(res.body.trim()).slice(0, 200);
+  const outcome: Outcome = ok
+    ? {}
+    : {
+        failure: {
+          kind: 'refused',
+          message: `the receiver answered HTTP ${res.status}${said ? `: ${said}` : ''}`,
+        },
+      };
+  const value = { event, url: shownUrl, status: res.status, ok, duration_ms: ms, delivery };
+  return {
+    output:
+      output === 'json' || output === 'ndjson'
+        ? { kind: 'value', value, format: output }
+        : { kind: 'text', text: `${event} -> ${shownUrl}: HTTP ${res.status} (${ms} ms)\n` },
+    finish: async () => outcome,
+  };
 }

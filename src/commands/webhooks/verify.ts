@@ -1,5 +1,6 @@
 import type { Context } from '../../core/context.js';
-import { ExitCode, ExitError, UsageError } from '../../core/errors.js';
+import type { Result } from '../../report/result.js';
+import { UsageError } from '../../core/errors.js';
 import { readUserFile } from '../../core/read-file.js';
 import { readAll } from '../../core/stdin.js';
 import { signingSecret } from './common.js';
@@ -25,12 +26,15 @@ async function readPayload(ctx: Context, file: string | undefined): Promise<Buff
 }
 
 /** Exit 0 when the signature is valid, 1 when it is not — whatever the header holds, nothing throws. */
-export async function verify(ctx: Context, opts: VerifyOptions): Promise<void> {
+export async function verify(ctx: Context, opts: VerifyOptions): Promise<Result> {
   const secret = await signingSecret(ctx, opts.secretFile);
   const payload = await readPayload(ctx, opts.payloadFile);
   const { output } = await ctx.settings();
   const why = explainFailure(secret, payload, opts.signature);
-  if (why !== undefined) throw new ExitError(`invalid signature: ${why}`, ExitCode.error);
-  if (output === 'json' || output === 'ndjson') ctx.io.out(`${JSON.stringify({ valid: true })}\n`);
-  else ctx.io.notice(`${ctx.io.errColor.green('✓')} The signature is valid.`);
+  if (why !== undefined)
+    return { finish: async () => ({ failure: { kind: 'refused', message: `invalid signature: ${why}` } }) };
+  if (output === 'json' || output === 'ndjson')
+    return { output: { kind: 'value', value: { valid: true }, format: 'ndjson' } };
+  ctx.io.notice(`${ctx.io.errColor.green('✓')} The signature is valid.`);
+  return {};
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, AuthError, CliError, UsageError } from '../errors.js';
 import { buildUrl, isLoopbackHost } from '../url.js';
-import { bucketFor } from './ratelimit.js';
 import type { Session } from './session.js';
 import type { HttpResponse, Send } from './types.js';
 import { userAgent } from '../../version.js';
@@ -77,7 +76,6 @@ export class ApiClient {
       headers,
       body,
       signal: this.deps.signal,
-      bucket: bucketFor(method, r.path),
       ...(r.deadline === undefined ? {} : { deadline: r.deadline }),
     };
 

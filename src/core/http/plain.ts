@@ -54,7 +54,6 @@ export function createPlainSender(opts: PlainOptions): PlainSend {
         headers,
         body: req.body,
         signal: req.signal,
-        bucket: 'plain',
       });
     } catch (err) {
       // The transport's hints speak of the service; here the other end is a receiver.

@@ -48,6 +48,25 @@ export function bucketFor(method: string, path: string): string {
 }
 
 /**
+ * The windows a request counts against: services and workspaces each have their own limits; login and refresh
+ * are limited per service (by IP, not by workspace); a scan creation also counts against the workspace's
+ * general limit. `key` is the one its answer's X-RateLimit-* headers describe.
+ */
+export function windowsOf(req: Pick<HttpRequest, 'method' | 'url' | 'headers'>): {
+  key: string;
+  keys: string[];
+} {
+  const url = new URL(req.url);
+  const bucket = bucketFor(req.method, url.pathname);
+  const scope =
+    bucket === 'login' || bucket === 'refresh'
+      ? url.origin
+      : `${url.origin} ${req.headers['x-tenant-slug'] ?? ''}`;
+  const key = `${scope} ${bucket}`;
+  return { key, keys: bucket === 'scans-create' ? [key, `${scope} all`] : [key] };
+}
+
+/**
  * Reads X-RateLimit-* from every answer; waits until Reset before a request whose bucket has nothing left,
  * and on 429 waits until Reset (or Retry-After, whichever is later; 60 s when neither) plus up to 1 s of
  * jitter before trying again. Never sends early; never waits past --max-wait in total.
@@ -63,12 +82,14 @@ export class RateLimiter {
 
   constructor(private readonly opts: RateLimiterOptions) {}
 
-  /** `scope` keeps workspaces (and services) apart: each has its own limits. */
-  layer(next: Send, scope: (req: HttpRequest) => string): Send {
+  /**
+   * The layer works out which window a request counts against from the request itself (its service, its
+   * workspace header, its method and path): the request carries nothing for it, as octokit's throttling
+   * plugin works out its own bucket.
+   */
+  layer(next: Send): Send {
     return async (req) => {
-      const key = `${scope(req)} ${req.bucket}`;
-      // A scan creation also counts against the workspace's general limit.
-      const keys = req.bucket === 'scans-create' ? [key, `${scope(req)} all`] : [key];
+      const { key, keys } = windowsOf(req);
       for (;;) {
         // Checked again after each wait: a request sent beside this one may have taken what was left.
         this.loadShared();

@@ -12,8 +12,6 @@ export interface HttpRequest {
    * would end at or after it throws DeadlineError at once instead of waiting for nothing.
    */
   deadline?: number;
-  /** The rate-limit bucket this request counts against (see ratelimit.ts). */
-  bucket: string;
   /** 1-based attempt number, set by the retry layer for logging. */
   attempt?: number;
 }

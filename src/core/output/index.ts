@@ -1,4 +1,4 @@
-import type { Settings } from '../context.js';
+import type { Settings } from '../settings.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { Column, Formats, Formatter, LeftOut, PageInfo, ReportAbout } from '../format.js';
 import type { IO } from '../io.js';

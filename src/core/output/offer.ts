@@ -1,8 +1,8 @@
 // Kept apart from the formatters: the command tree imports it at start-up.
 import { UsageError } from '../errors.js';
+import { STANDARD_FORMATS } from './formats.js';
 
-/** The formats every list and record command offers. */
-export const STANDARD_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export { STANDARD_FORMATS } from './formats.js';
 
 /**
  * The formats a command offers (by -o name) and the one it uses when -o is not given. Commands declare this

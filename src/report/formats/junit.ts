@@ -16,7 +16,7 @@
 import type { Formatter, FormatterContext } from '../../core/format.js';
 import { SEVERITIES, type Finding } from '../../api/findings-types.js';
 import { diffOf } from '../diff.js';
-import { meetsGate } from '../gate.js';
+import { countsForGate } from '../gate.js';
 import { ignoredOf, type IgnoredInfo } from '../ignore/stage.js';
 import { OTHER, asSeverity, rankOf, severityLabel } from '../severity.js';
 import { text, visibleEscape } from '../text.js';
@@ -99,10 +99,8 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
         buckets.add(b, testcase(f, false, ignored));
         return;
       }
-      // Without --fail-on every finding is a failure (cli-contract.md §3, junit).
-      const failed =
-        (state === undefined || state === 'new' || state === 'updated') &&
-        (failOn === undefined || meetsGate(f, failOn));
+      // The gate's own rule (without --fail-on every finding is a failure: cli-contract.md §3, junit).
+      const failed = countsForGate(f, failOn);
       tests[b]!++;
       if (failed) failures[b]!++;
       buckets.add(b, testcase(f, failed));

@@ -84,8 +84,9 @@ export function withIgnore(
 }
 
 /**
- * After a report: the count left out and the entries' warnings and notices on stderr; under -o github the
- * expired entries also as workflow warnings on the file and line (cli-contract.md §8).
+ * After a report: the count left out and the entries' warnings and notices (messages); under -o github the
+ * expired entries also as workflow warnings on the file and line (cli-contract.md §8), returned as the text for
+ * stdout that follows the report.
  */
 export async function reportIgnore(
   ctx: Pick<Context, 'io'>,
@@ -97,19 +98,20 @@ export async function reportIgnore(
     showIgnored?: boolean;
     connection?: string;
   },
-): Promise<void> {
-  if (rules === undefined) return;
+): Promise<string | undefined> {
+  if (rules === undefined) return undefined;
   rules.report(ctx.io, {
     complete: opts.complete,
     workspace: opts.workspace,
     shown: keepsIgnored(opts.format, opts.showIgnored),
     connection: opts.connection,
   });
-  if (opts.format === 'github') {
-    const { escapeData, escapeProperty } = await import('../formats/github.js');
-    for (const w of rules.messages({ complete: false }).warnings)
-      ctx.io.out(
-        `::warning file=${escapeProperty(rules.file.display)},line=${w.line}::${escapeData(w.text)}\n`,
-      );
-  }
+  if (opts.format !== 'github') return undefined;
+  const { escapeData, escapeProperty } = await import('../formats/github.js');
+  return rules
+    .messages({ complete: false })
+    .warnings.map(
+      (w) => `::warning file=${escapeProperty(rules.file.display)},line=${w.line}::${escapeData(w.text)}\n`,
+    )
+    .join('');
 }

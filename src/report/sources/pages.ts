@@ -7,15 +7,12 @@ import {
   WIDE_LIST_OFFER,
   chooseFormat,
   parseColumns,
-  standardFormats,
-  writeList,
   type Column,
-  type ListOutput,
   type ListSource,
   type Offer,
 } from '../../core/output/index.js';
 import { Paginator, type FetchPage, type Page } from '../../api/paginate.js';
-import { resumeCommand } from '../../commands/shared/resume.js';
+import { resumeCommand } from '../../core/resume.js';
 import { objectsOnly } from '../stages.js';
 
 export interface ListOptions {
@@ -86,7 +83,11 @@ export function singlePage<T>(
 }
 
 /** `--all` from `offset` as a list source whose resume command carries the offset it stopped at. */
-export function allPages<T>(ctx: Context, spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>, opts: ListOptions) {
+export function allPages<T>(
+  ctx: Pick<Context, 'io' | 'argv'>,
+  spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>,
+  opts: ListOptions,
+) {
   const pager = new Paginator<T>(withPageSizeFallback(spec.fetch, opts.limit), {
     pageSize: opts.limit ?? ALL_PAGE_SIZE,
     startOffset: opts.offset ?? 0,
@@ -102,25 +103,25 @@ export function allPages<T>(ctx: Context, spec: Pick<ListSpec<T>, 'fetch' | 'idO
 }
 
 /**
- * Every list command: one page (with a hint when there are more), or `--all` streamed page by page.
- * On Ctrl-C during `--all`, prints the command that resumes where output stopped.
+ * Every list command: one page (with a hint when there are more), or `--all` streamed page by page, leaving
+ * out items that are not objects. On Ctrl-C during `--all`, the renderer prints the command that resumes where
+ * output stopped (the source's resume()).
  */
-export async function runList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>): Promise<void> {
+export async function pagedList<T>(ctx: Context, opts: ListOptions, spec: ListSpec<T>) {
   const format = chooseFormat(
     await ctx.settings(),
     spec.offer ?? WIDE_LIST_OFFER,
     spec.command ?? `${spec.noun} list`,
   );
-  const out = {
+  return {
+    source: objectsOnly(ctx.io, pagesSource(ctx, opts, spec, spec.noun)),
     format,
     columns: spec.columns,
     choice: parseColumns(opts.columns, format),
     chosen: opts.columns !== undefined,
     noun: spec.noun,
-    formats: { ...standardFormats<T>(), ...spec.formats },
-    signal: ctx.signal,
+    formats: spec.formats,
   };
-  await writePages(ctx, opts, spec, out);
 }
 
 /** `--all` streamed page by page, or one page (a spinner while it is fetched; the table gives the hint). */
@@ -140,14 +141,4 @@ export function pagesSource<T>(
       spinner.stop();
     }
   }, offset);
-}
-
-/** Writes `--all` streamed page by page, or one page, leaving out items that are not objects. */
-export async function writePages<T>(
-  ctx: Context,
-  opts: ListOptions,
-  spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>,
-  out: ListOutput<T>,
-): Promise<void> {
-  await writeList(ctx.io, objectsOnly(ctx.io, pagesSource(ctx, opts, spec, out.noun)), out);
 }

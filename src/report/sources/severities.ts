@@ -6,7 +6,7 @@ import { Paginator, idOfObject, type Page } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import type { PageInfo } from '../../core/format.js';
 import type { ListSource } from '../../core/output/index.js';
-import { resumeCommand } from '../../commands/shared/resume.js';
+import { resumeCommand } from '../../core/resume.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from './pages.js';
 
 export type FetchSeverity = (
@@ -38,7 +38,7 @@ export function ofSeverity(severity: Severity, ctx: Pick<Context, 'io'>) {
 
 /** `--all` over several severities, streamed one severity after the other. */
 export function allSeverities(
-  ctx: Context,
+  ctx: Pick<Context, 'io' | 'argv'>,
   severities: readonly Severity[],
   fetch: FetchSeverity,
   opts: MergeOptions,
@@ -81,7 +81,7 @@ export function allSeverities(
  * severities the page did not reach are asked for (limit=1) only if the table's hint wants them.
  */
 export function severityPage(
-  ctx: Context,
+  ctx: Pick<Context, 'io' | 'argv'>,
   severities: readonly Severity[],
   fetch: FetchSeverity,
   opts: MergeOptions,

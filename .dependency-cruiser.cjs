@@ -1,0 +1,60 @@
+// The layers of src/ point down only (docs/development.md): cli → commands → report / completion / jq → api → core.
+// `npm run lint` runs dependency-cruiser with these rules, so an import back up, or a cycle, fails CI.
+const layer = {
+  cli: '^src/(cli\\.ts|cli/)',
+  commands: '^src/commands/',
+  middle: '^src/(report|completion|jq)/',
+  api: '^src/api/',
+  core: '^src/(core/|version\\.ts|types/)',
+};
+
+/** A rule: modules of `from` may import nothing of `to`. */
+const down = (name, from, to, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: to },
+});
+
+module.exports = {
+  forbidden: [
+    down(
+      'core-points-down',
+      layer.core,
+      `${layer.api}|${layer.middle}|${layer.commands}|${layer.cli}`,
+      'core is the bottom layer: settings, IO, HTTP, files, errors; it knows no endpoint, report or command',
+    ),
+    down(
+      'api-points-down',
+      layer.api,
+      `${layer.middle}|${layer.commands}|${layer.cli}`,
+      'api holds one function per endpoint, over core only',
+    ),
+    down(
+      'middle-points-down',
+      layer.middle,
+      `${layer.commands}|${layer.cli}`,
+      'reports, completion and jq serve the commands; they never reach up into a verb or the CLI',
+    ),
+    down(
+      'commands-point-down',
+      layer.commands,
+      layer.cli,
+      'a verb returns a result; only the front end (src/cli) renders it and chooses the exit code',
+    ),
+    {
+      name: 'no-cycles',
+      comment: 'an import cycle makes two modules one; split what both need into a third',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|test|scripts|bin)/' },
+  },
+};

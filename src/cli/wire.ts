@@ -1,0 +1,67 @@
+// The terminal's wiring of a command's action to its verb (the Wire of src/commands/shared/action.ts): the -o
+// the command offers is checked and --jq compiled before the verb can send anything; the verb runs and returns
+// its result; render() writes it; its outcome becomes the exit code here (outcomeError), nowhere else.
+import type { Command } from 'commander';
+import { completionOf } from '../completion/meta.js';
+import type { Verb, Wire } from '../commands/shared/action.js';
+import { commandPath } from '../commands/shared/action.js';
+import type { Context } from '../core/context.js';
+import { OUTPUT_FORMATS } from '../core/config.js';
+import { UsageError } from '../core/errors.js';
+import { LIST_OFFER, unofferedFormat, type Offer } from '../core/output/offer.js';
+import { jqOptions } from '../jq/flags.js';
+import { outcomeError, render } from './render.js';
+
+export type MakeContext = (cmd: Command) => Context;
+
+export function wireVerbs(makeContext: MakeContext): Wire {
+  return <O>(load: () => Promise<Verb<O>>, given?: Offer) =>
+    async (...params: unknown[]): Promise<void> => {
+      const cmd = params[params.length - 1] as Command;
+      const ctx = makeContext(cmd);
+      // Without an Offer of its own, a command offers what it declares for completion (a list command:
+      // addListOptions), else the standard formats.
+      const declared = completionOf(cmd);
+      const offer =
+        given ??
+        (declared && 'outputs' in declared ? { names: declared.outputs, default: 'table' } : LIST_OFFER);
+      const flag = ctx.globals.json ? 'json' : ctx.globals.output?.toLowerCase();
+      if (flag !== undefined && !offer.names.includes(flag)) {
+        // A format no command has is named with this command's choices only, not every format cssctl knows.
+        if (!(OUTPUT_FORMATS as readonly string[]).includes(flag))
+          throw new UsageError(
+            `invalid output format "${ctx.globals.output ?? flag}": use one of ${offer.names.join(', ')}`,
+          );
+        throw unofferedFormat(flag, offer, commandPath(cmd));
+      }
+      // --jq: the filter is compiled (exit 2 if it does not) before the verb can send anything.
+      const jq = jqOptions(ctx.globals, commandPath(cmd));
+      // The filter runs on what is printed; --output-file writes the report itself, which the filter never saw:
+      // the file would hold the unfiltered document and stdout nothing, with exit 0.
+      if (jq && cmd.opts<{ outputFile?: string }>().outputFile !== undefined)
+        throw new UsageError(
+          '--jq filters what is printed on stdout and cannot be used with --output-file: redirect stdout instead',
+          { hint: `${commandPath(cmd)} … --jq '<filter>' > <file>` },
+        );
+      const stage = jq
+        ? await import('../jq/stage.js').then((m) =>
+            m.installJq(ctx.io, jq, m.jqMode(ctx.globals.output, ctx.globals.json)),
+          )
+        : undefined;
+      const verb = await load();
+      // A variadic last argument (`<paths...>`) takes every remaining word.
+      const argDefs = cmd.registeredArguments;
+      const args = argDefs.at(-1)?.variadic ? cmd.args : cmd.args.slice(0, argDefs.length);
+      let failure;
+      try {
+        failure = outcomeError(await render(ctx, await verb(ctx, cmd.opts<O & object>(), args)));
+      } catch (err) {
+        stage?.abandon();
+        throw err;
+      }
+      // A command that wrote its whole output and came to a "no" (a scan that failed, --fail-on met): the output
+      // is still filtered and printed, and its exit code stands.
+      await stage?.end(failure ? { gate: false } : undefined);
+      if (failure) throw failure;
+    };
+}
