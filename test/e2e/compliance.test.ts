@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { complianceScore } from '../sandbox/compliance.js';
 import { World, errorLine } from './harness.js';
 import { killListeners, startListen, until } from './webhook-helpers.js';
 
@@ -57,7 +58,7 @@ describe('cssctl compliance', () => {
       workspace: 'acme',
       data: { previous_score: 100, threshold: 70, scan_id: s.scan_id, connection_alias: 'prod' },
     });
-    expect(event.data.score).toBe(Math.max(0, 100 - 25 * s.critical_count - 6 * s.high_count));
+    expect(event.data.score).toBe(complianceScore(s.critical_count, s.high_count));
 
     const summary = join(w.dir, 'compliance-summary.md');
     writeFileSync(summary, '');

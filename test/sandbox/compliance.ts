@@ -1,21 +1,21 @@
 // The compliance score behind GET /compliance (cli-contract.md §14, assumed) and compliance.score_dropped.
 //
 // A workspace's score starts at 100 (its seeded history is not scored) and counts the critical and high findings
-// of the latest completed scan of each of its connections: 100 − 25 per critical − 6 per high, never below 0.
-// So it falls when a scan brings new critical or high findings — one critical and one high take a fresh
-// workspace below the default threshold of 70, and every scan of a connection without "clean" or "nocrit" in
-// its alias finds both — and rises again when a later scan of the same connection finds fewer (a clean scan
-// gives that connection's share back). A drop is the score crossing from at or above the threshold to below
-// it; the scan engine then sends compliance.score_dropped.
+// of the latest completed scan of each of its connections: each critical keeps 70% of the score, each high 95%
+// (100 × 0.7^critical × 0.95^high, one decimal). So it falls when a scan brings new critical or high findings —
+// one critical and one high take a fresh workspace below the default threshold of 70, and a scan of most
+// connections finds both ("clean" and "nocrit" aside) — never quite reaches 0, and rises again when a later scan
+// of the same connection finds fewer (a clean scan gives that connection's share back). A drop is the score
+// crossing from at or above the threshold to below it; the scan engine then sends compliance.score_dropped.
 import type { SeverityCounts } from './data.js';
 
-/** Points a critical and a high finding of a connection's latest scan take off the score. */
-export const COMPLIANCE_WEIGHTS = { critical: 25, high: 6 } as const;
+/** What of the score a critical and a high finding of a connection's latest scan leave. */
+export const COMPLIANCE_FACTORS = { critical: 0.7, high: 0.95 } as const;
 
 /** The score for so many critical and high findings: 0–100, one decimal. */
 export function complianceScore(critical: number, high: number): number {
-  const score = 100 - COMPLIANCE_WEIGHTS.critical * critical - COMPLIANCE_WEIGHTS.high * high;
-  return Math.max(0, Math.round(score * 10) / 10);
+  const score = 100 * COMPLIANCE_FACTORS.critical ** critical * COMPLIANCE_FACTORS.high ** high;
+  return Math.round(score * 10) / 10;
 }
 
 /** What GET /compliance answers. */

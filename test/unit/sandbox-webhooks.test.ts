@@ -208,16 +208,16 @@ describe('sandbox webhook deliveries', () => {
 describe('ComplianceTracker', () => {
   it('reports a drop only on the crossing from at-or-above to below', () => {
     const t = new ComplianceTracker(70);
-    expect(t.record('acme', 'prod', { critical: 0, high: 2 }, 1)).toBeUndefined(); // 88
-    expect(t.record('acme', 'prod', { critical: 0, high: 5 }, 2)).toBeUndefined(); // 70: not below
-    expect(t.record('acme', 'prod', { critical: 1, high: 1 }, 3)).toEqual({ score: 69, previous: 70 });
-    expect(t.record('acme', 'dev', { critical: 1, high: 0 }, 4)).toBeUndefined(); // 44, already below
-    expect(t.record('acme', 'dev', { critical: 0, high: 0 }, 5)).toBeUndefined(); // 69
+    expect(t.record('acme', 'prod', { critical: 0, high: 2 }, 1)).toBeUndefined(); // ~90
+    expect(t.record('acme', 'prod', { critical: 1, high: 0 }, 2)).toBeUndefined(); // 70: not below
+    expect(t.record('acme', 'prod', { critical: 1, high: 1 }, 3)).toEqual({ score: 66.5, previous: 70 });
+    expect(t.record('acme', 'dev', { critical: 1, high: 0 }, 4)).toBeUndefined(); // 46.6, already below
+    expect(t.record('acme', 'dev', { critical: 0, high: 0 }, 5)).toBeUndefined(); // 66.5
     expect(t.record('acme', 'prod', { critical: 0, high: 0 }, 6)).toBeUndefined(); // 100
-    expect(t.record('acme', 'prod', { critical: 2, high: 0 }, 7)).toEqual({ score: 50, previous: 100 });
+    expect(t.record('acme', 'prod', { critical: 2, high: 0 }, 7)).toEqual({ score: 49, previous: 100 });
     // Per workspace, each starting at 100.
     expect(t.score('globex')).toBe(100);
-    expect(t.record('globex', 'prod', { critical: 1, high: 1 }, 8)).toEqual({ score: 69, previous: 100 });
+    expect(t.record('globex', 'prod', { critical: 1, high: 1 }, 8)).toEqual({ score: 66.5, previous: 100 });
   });
 
   it('counts the latest scan of each connection: new critical or high findings lower it, fewer raise it', () => {
@@ -232,7 +232,7 @@ describe('ComplianceTracker', () => {
     t.record('acme', 'prod', { critical: 1, high: 2 }, Date.UTC(2026, 0, 2));
     t.record('acme', 'staging', { critical: 0, high: 3 }, Date.UTC(2026, 0, 3));
     expect(t.json('acme')).toEqual({
-      score: 45,
+      score: 54.2,
       threshold: 70,
       computed_at: '2026-01-03T00:00:00.000Z',
       critical_count: 1,
@@ -240,14 +240,15 @@ describe('ComplianceTracker', () => {
     });
     // Prod scanned again, its alias in another case: its share is replaced, not added.
     t.record('acme', 'PROD', { critical: 0, high: 1 }, Date.UTC(2026, 0, 4));
-    expect(t.score('acme')).toBe(76);
+    expect(t.score('acme')).toBe(81.5);
   });
 
-  it('turns critical and high counts into a 0–100 score', () => {
+  it('turns critical and high counts into a 0–100 score that falls with each one', () => {
     expect(complianceScore(0, 0)).toBe(100);
-    expect(complianceScore(1, 1)).toBe(69);
-    expect(complianceScore(4, 0)).toBe(0);
-    expect(complianceScore(10, 10)).toBe(0);
+    expect(complianceScore(1, 1)).toBe(66.5);
+    expect(complianceScore(5, 4)).toBe(13.7);
+    expect(complianceScore(40, 40)).toBe(0);
+    for (let c = 0; c < 5; c++) expect(complianceScore(c + 1, 2)).toBeLessThan(complianceScore(c, 2));
   });
 });
 
