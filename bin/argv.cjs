@@ -32,7 +32,7 @@ const GLOBAL_OPTIONS = [
   },
   {
     flags: '--jq <filter>',
-    description: 'filter JSON output with a jq program (implies -o json unless -o ndjson)',
+    description: 'filter JSON output with a jq program (implies -o json unless -o ndjson or ocsf)',
   },
   {
     flags: '--arg <name> <value>',

@@ -6,12 +6,13 @@
 //      undici pager writing the same bytes (scripts/bench/bare-pager.mjs).
 //   3. 600 findings at 25 per page under a rate limit: 429s, and wall time against the ideal client.
 //   4. Report formats (sarif, junit, html) at 20,000 and 200,000 findings beside ndjson: peak RSS.
+//   4b. -o ocsf at 20,000 and 200,000 findings beside the ndjson export: peak RSS (≤ 1.2× ndjson's).
 //   5. --jq at 20,000 and 200,000 findings: ndjson (streamed, flat) and json (the whole list held).
 //   6. Baselines: findings diff of two large sets against one export; --report of three formats in one read.
 //   1b. Start-up of the installed package on Node 22, 24 and 26 (from the registry's node-<os>-<arch>).
 //   1c. What a user runs: the single executable (npm run build:exe first) and the installed package on the
 //      executable's own Node, side by side, a stored login against the sandbox, the bench's launch cost out.
-// Usage: npm run build && npm run bench [-- --runs 15 --findings 20000 --only startup|nodes|exe|exports|ratelimit|reports|jq|html|baselines] (--reports-only = --only reports)
+// Usage: npm run build && npm run bench [-- --runs 15 --findings 20000 --only startup|nodes|exe|exports|ratelimit|reports|ocsf|jq|html|baselines] (--reports-only = --only reports)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -570,6 +571,58 @@ async function reportReports(formats = ['ndjson', 'sarif', 'junit', 'html']) {
 }
 
 /**
+ * `-o ocsf` (cli-contract.md §14) streams like ndjson: one event a line, written as each page is read. Its
+ * events are several times the bytes of the findings, so the target is on the peak: at LARGE findings within
+ * 1.2× the ndjson export's, measured alternately (3 runs each, medians: one RSS reading is noisy).
+ */
+async function reportOcsf(runs = 3) {
+  console.log(
+    '\n4b. OCSF, `cssctl findings list --all -o ocsf` beside `-o ndjson`, peak RSS (target at the larger size: ≤ 1.2× ndjson):',
+  );
+  if (!hasFindingsList) {
+    console.log('  (no `findings list` in this build)');
+    return;
+  }
+  const peaks = {};
+  for (const n of [SMALL, LARGE]) {
+    await withSandbox(
+      { SANDBOX_FINDINGS: String(n), SANDBOX_RATE_LIMIT: '100000000' },
+      async (url, token) => {
+        const env = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: url, CSSCTL_WORKSPACE: 'acme' };
+        for (let i = 0; i < runs; i++)
+          for (const fmt of ['ndjson', 'ocsf']) {
+            const out = join(work, `bench.${fmt}`);
+            const r = runNode([bin, 'findings', 'list', '--all', '-o', fmt, '-q'], env, { stdoutFile: out });
+            const lines = readFileSync(out, 'utf8').split('\n').length - 1;
+            if (lines !== n) throw new Error(`-o ${fmt} wrote ${lines} lines for ${n} findings`);
+            const bytes = statSync(out).size;
+            rmSync(out, { force: true });
+            (peaks[`${fmt} ${n}`] ??= []).push({ ...r, bytes });
+          }
+      },
+    );
+  }
+  const med = (key, f) => median(peaks[key].map(f));
+  for (const n of [SMALL, LARGE])
+    for (const fmt of ['ndjson', 'ocsf']) {
+      const key = `${fmt} ${n}`;
+      row(
+        `${fmt.padEnd(7)} ${n.toLocaleString('en-US').padStart(7)} findings`,
+        mib(med(key, (r) => r.rssKiB)),
+        `${(med(key, (r) => r.wall) / 1000).toFixed(2)} s`,
+        `${(med(key, (r) => r.bytes) / 1024 / 1024).toFixed(1)} MiB written`,
+      );
+    }
+  const ratio = med(`ocsf ${LARGE}`, (r) => r.rssKiB) / med(`ndjson ${LARGE}`, (r) => r.rssKiB);
+  const flat = med(`ocsf ${LARGE}`, (r) => r.rssKiB) / med(`ocsf ${SMALL}`, (r) => r.rssKiB);
+  row(
+    `ocsf at ${LARGE.toLocaleString('en-US')}: ${ratio.toFixed(2)}× ndjson's peak (target ≤ 1.20)`,
+    mark(ratio <= 1.2),
+  );
+  row(`ocsf  10× the findings → ${flat.toFixed(2)}× the peak (flat: ≤ 1.5)`, mark(flat <= 1.5));
+}
+
+/**
  * --jq's memory: with -o ndjson the filter runs over each chunk as it streams (flat); with -o json over the
  * whole list at the end (the document is held, as jq holds its one input).
  */
@@ -854,6 +907,7 @@ try {
   if (!only || only === 'exports') await reportExports();
   if (!only || only === 'ratelimit') await reportRateLimits();
   if (!only || only === 'reports' || process.argv.includes('--reports-only')) await reportReports();
+  if (!only || only === 'ocsf') await reportOcsf();
   if (!only || only === 'jq') await reportJq();
   // Only html's flat memory, beside ndjson (`npm run bench -- --only html`).
   if (only === 'html') await reportReports(['ndjson', 'html']);

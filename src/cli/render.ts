@@ -10,7 +10,7 @@ import { IO } from '../core/io.js';
 import { standardFormats, writeList, writeObject } from '../core/output/index.js';
 import { exportFindings } from '../report/exporter.js';
 import { gateLine } from '../report/gate.js';
-import { writeStepSummary } from '../report/step-summary.js';
+import { appendMarkdown, stepSummaryPath, writeStepSummary } from '../report/step-summary.js';
 import { isUtf8Locale, renderSummary } from '../report/summary-view.js';
 
 /** Writes a result's output, then decides its outcome (and appends the step summary it asks for). */
@@ -20,6 +20,10 @@ export async function render(ctx: Context, result: Result): Promise<Outcome> {
   const outcome = (await result.finish?.()) ?? {};
   if (outcome.text) ctx.io.out(outcome.text);
   if (outcome.stepSummary) await writeStepSummary(ctx, {}, outcome.stepSummary);
+  if (outcome.summaryMarkdown) {
+    const path = stepSummaryPath(ctx.env, {});
+    if (path !== undefined) await appendMarkdown(path, outcome.summaryMarkdown, (m) => ctx.io.warn(m));
+  }
   return outcome;
 }
 
@@ -29,6 +33,7 @@ export function outcomeError(outcome: Outcome): ExitError | undefined {
   if (failure)
     return new ExitError(failure.message, failure.kind === 'refused' ? ExitCode.error : ExitCode.scanFailed);
   if (gate?.gate.met) return new ExitError(gateLine(gate.subject, gate.gate, gate.what), ExitCode.failOn);
+  if (outcome.limit?.failed) return new ExitError(outcome.limit.line, ExitCode.failOn);
   return undefined;
 }
 
@@ -62,6 +67,7 @@ async function write(ctx: Context, o: Output): Promise<void> {
         columns: o.columns,
         chosen: o.chosen,
         columnsOption: o.columnsOption,
+        choice: o.choice,
         noun: o.noun,
         formats,
         signal: ctx.signal,

@@ -41,6 +41,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'cssctl scans create --connection prod --wait --fail-on high',
     'cssctl scans create --connection prod --wait -o sarif > cssctl.sarif',
   ],
+  compliance: ['cssctl compliance', 'cssctl compliance --fail-under 80', 'cssctl compliance --json'],
   'scans list': [
     'cssctl scans list',
     'cssctl scans list --status failed --json',
@@ -48,9 +49,9 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'scans get': ['cssctl scans get scn_0123456789abcdef', 'cssctl scans get scn_0123456789abcdef --json'],
   'scans wait': [
-    'cssctl scans wait scn_0123456789abcdef',
     'cssctl scans wait scn_0123456789abcdef --fail-on critical --wait-timeout 600',
     'cssctl scans wait scn_0123456789abcdef -o junit > cssctl.xml',
+    'cssctl scans wait scn_0123456789abcdef --report ocsf=findings.ocsf.ndjson',
   ],
   findings: [
     'cssctl findings list --severity critical,high',
@@ -58,8 +59,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'findings list': [
     'cssctl findings list --severity critical,high',
-    'cssctl findings list --scan scn_0123456789abcdef --all --json',
-    'cssctl findings list --columns severity,title,id',
+    'cssctl findings list --all -o csv --columns id,severity,scan_id,created_at,details.region > findings.csv',
+    'cssctl findings list --all -o ocsf > findings.ocsf.ndjson',
   ],
   webhooks: ['cssctl webhooks list', 'cssctl webhooks listen --forward-to http://127.0.0.1:3000/hook'],
   'webhooks create': [
@@ -93,7 +94,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'findings diff': [
     'cssctl findings diff --base latest --head scn_123',
     'cssctl findings diff --base ./baseline.json --head scn_123 --state new --fail-on high',
-    'cssctl findings diff --base scn_100 --head scn_123 -o sarif --output-file results.sarif',
+    'cssctl findings diff --base latest --head scn_123 -o ocsf > changes.ocsf.ndjson',
   ],
   'findings ignore': [
     'cssctl findings ignore fnd_123 --reason "public by design (SEC-1234)" --expires 2027-03-31',

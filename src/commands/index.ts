@@ -7,6 +7,7 @@ import { registerApi } from './api/index.js';
 import { registerFindings } from './findings/index.js';
 import { registerScans } from './scans/index.js';
 import { registerWebhooks } from './webhooks/index.js';
+import { registerCompliance } from './compliance/index.js';
 import { registerVersion } from './version/index.js';
 
 type Register = (program: Command, wire: Wire) => void;
@@ -17,6 +18,7 @@ const REGISTRARS: [words: string[], register: Register][] = [
   [['connections'], registerConnections],
   [['scans'], registerScans],
   [['findings'], registerFindings],
+  [['compliance'], registerCompliance],
   [['webhooks'], registerWebhooks],
   [['api'], registerApi],
   [['config'], registerConfig],

@@ -11,6 +11,11 @@ export interface Column<T> {
   optional?: boolean;
   /** The name `--columns` knows it by (default: the header in lower case). */
   name?: string;
+  /**
+   * The service's field (or dotted path) the column shows: the csv header (cli-contract.md §14: the service's
+   * field names), and a second name `--columns` knows it by.
+   */
+  field?: string;
   /** Shown only with `-o wide`, or when named in `--columns`. */
   wide?: boolean;
   /**
@@ -60,6 +65,8 @@ export interface FormatterContext<T> {
 /** The workspace and what was read ("scan scn_1", "findings list"), for a report's header. */
 export interface ReportAbout {
   workspace?: string;
+  /** The service's base URL (OCSF's metadata.product). */
+  service?: string;
   subject?: string;
   /**
    * The --fail-on gate as the command decides it (asked once every finding is read): whether it is met and by how

@@ -29,7 +29,9 @@ export function jqMode(output: string | undefined, json: boolean | undefined): J
   if (json || output === undefined) return 'json';
   const o = output.toLowerCase();
   if (o === 'json' || o === 'ndjson') return o;
-  throw new UsageError(`--jq works with -o json or -o ndjson, not -o ${output}`);
+  // OCSF events are ndjson too (one event a line): the filter runs on each event as it streams.
+  if (o === 'ocsf') return 'ndjson';
+  throw new UsageError(`--jq works with -o json, ndjson or ocsf, not -o ${output}`);
 }
 
 /**

@@ -11,20 +11,35 @@ import { styleSeverity } from './severity.js';
 export const findingColumns: Column<Finding>[] = [
   {
     header: 'SEVERITY',
+    field: 'severity',
     value: (f) => f.severity,
     style: (t, f, color) => styleSeverity(t, f.severity, color),
     keep: true,
   },
-  { header: 'TITLE', value: (f) => f.title, min: 30 },
-  { header: 'RESOURCE', value: (f) => f.resource, min: 24 },
-  { header: 'CONNECTION', value: (f) => f.connection_alias, optional: true, drop: 1 },
-  { header: 'STATUS', value: (f) => f.status, optional: true, keep: true, drop: 2 },
-  { header: 'ID', value: (f) => f.id, style: (t, _f, color) => color.dim(t), keep: true, drop: 3 },
+  { header: 'TITLE', field: 'title', value: (f) => f.title, min: 30 },
+  { header: 'RESOURCE', field: 'resource', value: (f) => f.resource, min: 24 },
+  {
+    header: 'CONNECTION',
+    field: 'connection_alias',
+    value: (f) => f.connection_alias,
+    optional: true,
+    drop: 1,
+  },
+  { header: 'STATUS', field: 'status', value: (f) => f.status, optional: true, keep: true, drop: 2 },
+  {
+    header: 'ID',
+    field: 'id',
+    value: (f) => f.id,
+    style: (t, _f, color) => color.dim(t),
+    keep: true,
+    drop: 3,
+  },
 ];
 
 /** The entry that accepts a finding (--show-ignored): why, until when, and where it is written. */
 export const ignoredColumn: Column<Finding> = {
   header: 'IGNORED',
+  field: 'ignored',
   value: (f) => {
     const i = ignoredOf(f);
     return i ? `${i.reason} (until ${i.expires}; ${i.source})` : undefined;
@@ -35,5 +50,9 @@ export const ignoredColumn: Column<Finding> = {
 export const findingColumnsShowingIgnored: Column<Finding>[] = [
   ...findingColumns,
   ignoredColumn,
-  { header: 'FINGERPRINT', value: (f) => (ignoredOf(f) ? fingerprintOf(f) : undefined) },
+  {
+    header: 'FINGERPRINT',
+    field: 'fingerprint',
+    value: (f) => (ignoredOf(f) ? fingerprintOf(f) : undefined),
+  },
 ];

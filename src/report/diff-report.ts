@@ -59,19 +59,21 @@ export function diffColumns(format: string, showIgnored = false): Column<Finding
   );
   const state: Column<Finding> = {
     header: 'STATE',
+    field: 'state',
     value: (f) => diffOf(f)?.state,
     style: (t, f, color) =>
       diffOf(f)?.state === 'new' ? color.bold(t) : diffOf(f)?.state === 'fixed' ? color.green(t) : t,
   };
   const previous: Column<Finding> = {
     header: 'PREVIOUS',
+    field: 'previous_severity',
     value: (f) => diffOf(f)?.previous_severity,
     optional: true,
   };
   if (format === 'csv')
     return [
       state,
-      { header: 'FINGERPRINT', value: (f) => diffOf(f)?.fingerprint },
+      { header: 'FINGERPRINT', field: 'fingerprint', value: (f) => diffOf(f)?.fingerprint },
       ...findingColumns,
       previous,
       ...ignored,
@@ -84,6 +86,7 @@ export function diffColumns(format: string, showIgnored = false): Column<Finding
     ...ignored,
     {
       header: 'FINGERPRINT',
+      field: 'fingerprint',
       value: (f) => diffOf(f)?.fingerprint?.slice(0, 12),
       style: (t, _f, color) => color.dim(t),
     },

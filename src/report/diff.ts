@@ -44,6 +44,8 @@ const KEPT = [
   'check_id',
   'scan_id',
   'status',
+  // OCSF's `time` (cli-contract.md §14) of a Close event is the finding's created_at.
+  'created_at',
 ] as const;
 
 function minimal(f: Finding): Finding {

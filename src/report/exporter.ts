@@ -8,7 +8,7 @@ import { CliError, UsageError } from '../core/errors.js';
 import { AtomicFileWriter } from '../core/files.js';
 import type { Column, Formatter, FormatterFactory, ReportAbout } from '../core/format.js';
 import { IO } from '../core/io.js';
-import { selectColumns, standardFormats, writeList, type ListSource } from '../core/output/index.js';
+import { parseColumns, standardFormats, writeList, type ListSource } from '../core/output/index.js';
 import { findingColumns } from './columns.js';
 import { loadReportFormat } from './registry.js';
 import type { ReportSpec } from './report-spec.js';
@@ -27,7 +27,10 @@ export interface ExportOptions {
   failOn?: Severity;
   /** Table and csv columns for a format (default: the finding's own). */
   columns?: (format: string) => Column<Finding>[];
-  /** `--columns`: the names asked for, applied to stdout's table/wide/csv (checked before any request). */
+  /**
+   * `--columns`: the names asked for, applied to stdout's table/wide/csv (checked before any request by
+   * parseColumns; the fields it names against the first page).
+   */
   chosenColumns?: string;
   /** The command takes `--columns` (findings list; not findings diff or a scan report). */
   columnsOption?: boolean;
@@ -59,11 +62,9 @@ export async function exportFindings(
   opts: ExportOptions,
 ): Promise<number> {
   const baseColumns = opts.columns ?? (() => findingColumns);
-  // --columns picks stdout's columns (-o); a --report file keeps every column of its format.
-  const columnsFor = (format: string, stdout = false) =>
-    stdout && opts.chosenColumns !== undefined
-      ? selectColumns(baseColumns(format), opts.chosenColumns, format)
-      : baseColumns(format);
+  // --columns picks stdout's columns (-o), resolved by writeList once the first page is read; a --report file
+  // keeps every column of its format.
+  const choice = opts.format !== undefined ? parseColumns(opts.chosenColumns, opts.format) : undefined;
   const dests: { format: string; path?: string }[] = [
     ...(opts.format !== undefined ? [{ format: opts.format, path: opts.outputFile }] : []),
     ...(opts.reports ?? []),
@@ -76,8 +77,9 @@ export async function exportFindings(
     return writeList(ctx.io, dropsIgnored(format) ? withoutIgnored(stream) : stream, {
       format,
       formats: { ...standardFormats<Finding>(), ...(await loadReportFormat(format)) },
-      columns: columnsFor(format, true),
-      chosen: opts.chosenColumns !== undefined,
+      columns: baseColumns(format),
+      choice,
+      chosen: choice !== undefined,
       columnsOption: opts.columnsOption,
       noun: 'findings',
       failOn: opts.failOn,
@@ -100,8 +102,9 @@ export async function exportFindings(
         ...base,
         io: file ? quietIO! : base.io,
         write: file ? (s) => file.write(s) : base.write,
-        columns: columnsFor(d.format, i === 0 && opts.format !== undefined),
-        chosen: i === 0 && opts.format !== undefined && opts.chosenColumns !== undefined,
+        // stdout's columns as writeList resolved them (--columns); a file's, its format's own.
+        columns: i === 0 && choice !== undefined ? base.columns : baseColumns(d.format),
+        chosen: i === 0 && choice !== undefined,
         columnsOption: opts.columnsOption,
         about: opts.about,
         page: file ? undefined : base.page,
@@ -124,7 +127,8 @@ export async function exportFindings(
     count = await writeList(ctx.io, stream, {
       format: 'fan-out',
       formats: { 'fan-out': fanOut },
-      columns: [],
+      columns: choice !== undefined ? baseColumns(opts.format!) : [],
+      choice,
       noun: 'findings',
       failOn: opts.failOn,
       signal: ctx.signal,

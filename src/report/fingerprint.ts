@@ -1,7 +1,7 @@
 // A finding's fingerprint (cli-contract.md §8): the same problem on the same resource across scans. It is the
 // value SARIF carries as partialFingerprints["cssctlFindingHash/v1"], the key a diff matches on, and what an
 // ignore entry names — one function for all three.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Finding } from '../api/findings-types.js';
 import { text } from './text.js';
 
@@ -41,13 +41,20 @@ export function ruleIdOf(f: Finding): string {
  * `"id"` and its id take the place of the last two.
  */
 export function fingerprintOf(f: Finding): string {
+  return fingerprintWithRule(f, undefined);
+}
+
+/** fingerprintOf, for a caller that has ruleIdOf(f) already (a report that shows it too). */
+export function fingerprintWithRule(f: Finding, rule: string | undefined): string {
   const given = (f as { [GIVEN_FINGERPRINT]?: unknown })[GIVEN_FINGERPRINT];
   if (typeof given === 'string') return given;
   const resource = text(f.resource);
   const key = resource.trim() === '' ? ['id', text(f.id)] : ['resource', resource];
-  return sha256(JSON.stringify([ruleIdOf(f), text(f.connection_alias), ...key]));
+  return sha256(JSON.stringify([rule ?? ruleIdOf(f), text(f.connection_alias), ...key]));
 }
 
 function sha256(s: string): string {
-  return createHash('sha256').update(s, 'utf8').digest('hex');
+  // The one-shot crypto.hash (Node ≥ 21.7): a quarter of createHash's time per finding, which a report of
+  // 200,000 findings feels.
+  return hash('sha256', s, 'hex');
 }

@@ -20,6 +20,7 @@ export const reportFormats = {
   junit: async () => (await import('./formats/junit.js')).junit,
   github: async () => (await import('./formats/github.js')).github,
   html: async () => (await import('./html.js')).html,
+  ocsf: async () => (await import('./formats/ocsf.js')).ocsf,
 } satisfies Record<ReportFormat, () => Promise<FormatterFactory<Finding>>>;
 
 /**

@@ -7,7 +7,7 @@
 // choice (the terminal's stderr, or nothing).
 import type { Finding } from '../api/findings-types.js';
 import type { Column, Formats } from '../core/format.js';
-import type { Items, ListSource } from '../core/output/index.js';
+import type { ColumnChoice, Items, ListSource } from '../core/output/index.js';
 import type { ExportOptions } from './exporter.js';
 import type { Gate } from './gate.js';
 import type { StepSummary } from './step-summary.js';
@@ -51,6 +51,11 @@ export interface ListOutput<T = unknown> {
   chosen?: boolean;
   /** The command takes --columns (the hint for hidden columns names it). */
   columnsOption?: boolean;
+  /**
+   * --columns (parseColumns, checked before any request): the fields it names, or `all`, are resolved against the
+   * first page before anything is written (writeList).
+   */
+  choice?: ColumnChoice;
   noun: string;
   formats?: Formats<T>;
   /**
@@ -93,6 +98,13 @@ export interface Outcome {
   text?: string;
   /** For the GitHub Actions step summary (scans wait, scans create --wait). */
   stepSummary?: StepSummary;
+  /** A step-summary section that is not a scan's, as Markdown (`cssctl compliance`). */
+  summaryMarkdown?: string;
+  /**
+   * A gate on a number rather than on findings (`cssctl compliance --fail-under`): exit 10 with `line` when
+   * failed.
+   */
+  limit?: { failed: boolean; line: string };
   /** Facts a front end may show as they are (the MCP server's structuredContent, the Action's outputs). */
   data?: Record<string, unknown>;
 }

@@ -54,16 +54,24 @@ export function styleStatus(text: string, status: unknown, color: import('chalk'
  * risk score and then the critical count are left out (`-o wide` or `--columns` show them).
  */
 export const scanColumns: Column<Scan>[] = [
-  { header: 'SCAN', value: (s) => s.scan_id, style: (t, _s, color) => color.bold(t), keep: true },
-  { header: 'CONNECTION', value: (s) => s.connection_alias, min: 10 },
+  {
+    header: 'SCAN',
+    field: 'scan_id',
+    value: (s) => s.scan_id,
+    style: (t, _s, color) => color.bold(t),
+    keep: true,
+  },
+  { header: 'CONNECTION', field: 'connection_alias', value: (s) => s.connection_alias, min: 10 },
   {
     header: 'STATUS',
+    field: 'status',
     value: (s) => s.status,
     style: (t, s, color) => styleStatus(t, s.status, color),
     keep: true,
   },
   {
     header: 'FINDINGS',
+    field: 'total_findings',
     value: (s) => s.total_findings,
     tableValue: (s) => countShown(s, s.total_findings),
     optional: true,
@@ -71,6 +79,7 @@ export const scanColumns: Column<Scan>[] = [
   },
   {
     header: 'CRITICAL',
+    field: 'critical_count',
     value: (s) => s.critical_count,
     tableValue: (s) => countShown(s, s.critical_count),
     optional: true,
@@ -79,13 +88,21 @@ export const scanColumns: Column<Scan>[] = [
   },
   {
     header: 'RISK',
+    field: 'risk_score',
     value: (s) => s.risk_score,
     tableValue: riskShown,
     optional: true,
     keep: true,
     drop: 2,
   },
-  { header: 'CREATED', value: (s) => s.created_at, optional: true, keep: true, time: true },
+  {
+    header: 'CREATED',
+    field: 'created_at',
+    value: (s) => s.created_at,
+    optional: true,
+    keep: true,
+    time: true,
+  },
 ];
 
 /** The key/value lines of one scan in a table. */

@@ -36,6 +36,7 @@ import { countFindings } from './sources/count.js';
 import { scanFindings } from './sources/findings.js';
 import { loadBase, type Ref } from './sources/refs.js';
 import type { StepSummary } from './step-summary.js';
+import { workspaceAbout } from './about.js';
 
 export interface ScanReport {
   /** The final scan. */
@@ -96,7 +97,7 @@ interface Reading {
 export async function scanReport(ctx: Context, client: ApiClient, r: ScanReport): Promise<Result> {
   const { scan, failed } = r;
   const report = isReportFormat(r.format) ? r.format : undefined;
-  const about: ReportAbout = { workspace: (await ctx.settings()).workspace, subject: `scan ${scan.scan_id}` };
+  const about: ReportAbout = { ...(await workspaceAbout(ctx)), subject: `scan ${scan.scan_id}` };
   let reading: Reading;
   if (!failed && r.baseline) reading = await againstBaseline(ctx, client, r, r.baseline, report, about);
   else if (!failed && ((r.ignore && r.ignore.file.entries.length > 0) || r.reports?.length))

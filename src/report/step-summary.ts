@@ -47,7 +47,7 @@ export interface StepSummary {
 }
 
 /** Service text in a Markdown table cell or heading: one line, no control characters, no Markdown. */
-function cell(v: unknown): string {
+export function cell(v: unknown): string {
   const s = v === undefined || v === null || v === '' ? '—' : String(v);
   return markdownText(neutraliseControls(s).replace(/\s*[\r\n]+\s*/g, ' '));
 }
@@ -168,6 +168,18 @@ export async function appendStepSummary(
   summary: StepSummary,
   warn: (message: string) => void = () => {},
 ): Promise<boolean> {
+  return appendMarkdown(path, renderStepSummary(summary), warn);
+}
+
+/**
+ * Appends a Markdown section to `path` (O_APPEND, one write) when it is a regular file: the scan's summary, or
+ * another command's (`cssctl compliance`). Returns whether it was written; anything else is a warning.
+ */
+export async function appendMarkdown(
+  path: string,
+  markdown: string,
+  warn: (message: string) => void = () => {},
+): Promise<boolean> {
   const where = `${neutraliseControls(path)} ($GITHUB_STEP_SUMMARY)`;
   const notFile = (what: string) => {
     warn(`did not append the step summary to ${where}: it is ${what}, not a regular file`);
@@ -188,7 +200,7 @@ export async function appendStepSummary(
     try {
       const st = await fh.stat();
       if (!st.isFile()) return notFile(kindOf(st));
-      await fh.appendFile(renderStepSummary(summary), 'utf8');
+      await fh.appendFile(markdown, 'utf8');
     } finally {
       await fh.close();
     }

@@ -62,7 +62,7 @@ describe('findings list', () => {
     expect(ndjson(nd.stdout)).toStrictEqual(arr);
     const csv = await w.run(['findings', 'list', '--limit', '7', '-o', 'csv']);
     const rows = lines(csv.stdout);
-    expect(rows[0]).toBe('severity,title,resource,connection,status,id');
+    expect(rows[0]).toBe('severity,title,resource,connection_alias,status,id');
     expect(rows).toHaveLength(8);
     expect(rows[1]).toContain(arr[0]!.id);
     expect(json.stderr).toBe('');

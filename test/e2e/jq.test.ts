@@ -106,7 +106,7 @@ describe('--jq through the binary', () => {
     }
     const csv = await w.run(['findings', 'list', '-o', 'csv', '--jq', '.']);
     expect(csv.code).toBe(2);
-    expect(csv.stderr).toContain('--jq works with -o json or -o ndjson');
+    expect(csv.stderr).toContain('--jq works with -o json, ndjson or ocsf, not -o csv');
   });
 
   it('--jq with --output-file is exit 2 before any request, never an unfiltered file', async () => {

@@ -72,7 +72,7 @@ describe('-o with a format no command has', () => {
   it.each([
     [['connections', 'list'], 'table, wide, json, ndjson, csv'],
     [['scans', 'list'], 'table, wide, json, ndjson, csv'],
-    [['findings', 'list'], 'table, wide, json, ndjson, csv, sarif, junit, github, html'],
+    [['findings', 'list'], 'table, wide, json, ndjson, csv, sarif, junit, github, html, ocsf'],
     [['api', '/connections'], 'json, ndjson'],
   ])('%j -o xml names only the formats that command accepts', async (args, formats) => {
     w.sandbox.clearRequests();

@@ -249,7 +249,9 @@ describe('scans', () => {
       expect(table.stdout).toMatch(new RegExp(`^SCAN\\s+${id}\n`));
     }
     const csv = lines((await w.run(['scans', 'list', '--limit', '3', '-o', 'csv'])).stdout);
-    expect(csv[0]).toBe('scan,connection,status,findings,critical,risk,created');
+    expect(csv[0]).toBe(
+      'scan_id,connection_alias,status,total_findings,critical_count,risk_score,created_at',
+    );
     expect(csv).toHaveLength(4);
     const nd = lines((await w.run(['scans', 'list', '--limit', '3', '-o', 'ndjson'])).stdout);
     expect(nd.map((l) => (JSON.parse(l) as ScanJson).scan_id)).toHaveLength(3);

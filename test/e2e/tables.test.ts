@@ -1,6 +1,6 @@
 // Tables at a real terminal (issue 21): on 80 columns the width goes to the columns people read, on 200
-// everything shows; -o wide shows every column uncut; --columns picks columns by name (checked before any
-// request). Run in tmux, so stdout is a terminal of that width.
+// everything shows; -o wide shows every column uncut; --columns picks columns by name or field (names checked
+// against the first page before anything is written). Run in tmux, so stdout is a terminal of that width.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_SHELL, World, errorLine, lines } from './harness.js';
 import { Tmux, describeTmux, envPrefix } from './tmux.js';
@@ -176,16 +176,60 @@ describe('-o wide is for lists', () => {
 
 describe('--columns', () => {
   it.each([
-    [['findings', 'list'], 'severity, title, resource, connection, status, id'],
-    [['scans', 'list'], 'scan, connection, status, findings, critical, risk, created'],
-    [['connections', 'list'], 'alias, provider, status, id, created'],
-  ])('%j --columns nope: exit 2 naming the valid columns, no request', async (args, valid) => {
-    w.sandbox.clearRequests();
-    const res = await w.run([...args, '--columns', 'id,nope']);
-    expect(res.code).toBe(2);
-    const bad = args[0] === 'scans' ? 'id' : 'nope';
-    expect(errorLine(res)).toBe(`error: unknown column "${bad}": use ${valid}`);
-    expect(w.sandbox.requests).toHaveLength(0);
+    [
+      ['findings', 'list'],
+      'nope',
+      'use a column (severity, title, resource, connection, status, id), a field of the findings (',
+    ],
+    [
+      ['scans', 'list'],
+      'nope',
+      'use a column (scan, connection, status, findings, critical, risk, created), a field of the scans (',
+    ],
+    [
+      ['connections', 'list'],
+      'nope',
+      'use a column (alias, provider, status, id, created), a field of the connections (',
+    ],
+    [['findings', 'list'], 'titel', 'did you mean title? Use a column'],
+    [['scans', 'list'], 'scan_di', 'did you mean scan_id? Use a column'],
+  ])(
+    '%j --columns id,%s: exit 2 after the first page, naming the closest or the valid ones, nothing written',
+    async (args, bad, hint) => {
+      w.sandbox.clearRequests();
+      const res = await w.run([...args, '--columns', `${args[0] === 'scans' ? 'scan_id' : 'id'},${bad}`]);
+      expect(res.code).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(errorLine(res)).toContain(`error: unknown column "${bad}"`);
+      expect(errorLine(res)).toContain(hint);
+      // The first page only: what the items carry is known from them.
+      expect(w.sandbox.requests).toHaveLength(1);
+    },
+  );
+
+  it('--columns all: every field of the first page, the default columns first', async () => {
+    const res = await w.run(['findings', 'list', '--limit', '3', '-o', 'csv', '--columns', 'all']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(lines(res.stdout)[0]).toBe(
+      'severity,title,resource,connection_alias,status,id,created_at,scan_id',
+    );
+    expect(lines(res.stdout)).toHaveLength(4);
+  });
+
+  it('fields the items carry and dotted paths: no typo, no request lost', async () => {
+    const res = await w.run([
+      'findings',
+      'list',
+      '--limit',
+      '3',
+      '-o',
+      'csv',
+      '--columns',
+      'id,severity,scan_id,created_at',
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(lines(res.stdout)[0]).toBe('id,severity,scan_id,created_at');
+    expect(lines(res.stdout)).toHaveLength(4);
   });
 
   it('an empty name, or a format without columns, is exit 2', async () => {

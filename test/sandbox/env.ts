@@ -16,6 +16,14 @@ function int(
   return Number(raw);
 }
 
+/** `on` or `off` (any case); undefined when not set. */
+function onOff(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return undefined;
+  if (raw !== 'on' && raw !== 'off') throw new Error(`${name} must be on or off, got "${env[name]}"`);
+  return raw === 'on';
+}
+
 const REFRESH_FIELDS: RefreshField[] = ['refresh_token', 'expires_in'];
 
 function refreshOmit(raw: string | undefined): RefreshField[] | undefined {
@@ -47,6 +55,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<SandboxOptions> 
     ['webhookAttempts', int(env, 'SANDBOX_WEBHOOK_ATTEMPTS', 1, 100)],
     ['webhookRetryMs', int(env, 'SANDBOX_WEBHOOK_RETRY_MS', 0)],
     ['complianceThreshold', int(env, 'SANDBOX_COMPLIANCE_THRESHOLD', 0, 100)],
+    ['complianceEndpoint', onOff(env, 'SANDBOX_COMPLIANCE')],
   ];
   const faults = env.SANDBOX_FAULTS?.trim();
   if (faults) {
@@ -65,7 +74,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<SandboxOptions> 
 export const ENV_HELP = `Environment: HOST, PORT (8787), SANDBOX_TOKEN_TTL, SANDBOX_RATE_LIMIT, SANDBOX_SCAN_RATE_LIMIT,
 SANDBOX_LOGIN_RATE_LIMIT, SANDBOX_RATE_WINDOW, SANDBOX_MAX_PAGE_SIZE, SANDBOX_SCAN_STEP_MS, SANDBOX_FINDINGS,
 SANDBOX_REFRESH_OMIT (refresh_token,expires_in), SANDBOX_SEED, SANDBOX_FAULT_SEED, SANDBOX_FAULTS (${FAULT_SYNTAX}),
-SANDBOX_WEBHOOK_ATTEMPTS (5), SANDBOX_WEBHOOK_RETRY_MS (1000, doubling), SANDBOX_COMPLIANCE_THRESHOLD (70)`;
+SANDBOX_WEBHOOK_ATTEMPTS (5), SANDBOX_WEBHOOK_RETRY_MS (1000, doubling), SANDBOX_COMPLIANCE_THRESHOLD (70),
+SANDBOX_COMPLIANCE (on; off: GET /compliance is a 404)`;
 
 export function banner(url: string, credentials: readonly DemoCredential[], queuedFaults: number): string {
   const rows = [

@@ -273,6 +273,14 @@ function deleteWebhook(ctx: RouteContext, p: Principal): Result {
   return { status: 204 };
 }
 
+// ---- compliance -------------------------------------------------------------------------------
+
+/** GET /compliance (assumed by cli-contract.md §14): the workspace's score; a 404 when the sandbox has it off. */
+function getCompliance(ctx: RouteContext, p: Principal): Result {
+  if (!ctx.state.options.complianceEndpoint) throw notFound('not found');
+  return { status: 200, body: ctx.state.scans.compliance.json(p.workspace.slug) };
+}
+
 // ---- table ------------------------------------------------------------------------------------
 
 export const ROUTES: Route[] = [
@@ -288,6 +296,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', pattern: '/webhooks', auth: true, handler: listWebhooks },
   { method: 'POST', pattern: '/webhooks', auth: true, handler: createWebhook },
   { method: 'DELETE', pattern: '/webhooks/:id', auth: true, handler: deleteWebhook },
+  { method: 'GET', pattern: '/compliance', auth: true, handler: getCompliance },
 ];
 
 function matchPattern(pattern: string, path: string): Record<string, string> | undefined {

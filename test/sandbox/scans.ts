@@ -16,7 +16,8 @@ import {
 } from './data.js';
 import { hashSeed, intBetween, mulberry32 } from './rng.js';
 import type { ScanStatus } from './types.js';
-import { ComplianceTracker, complianceScore, type WebhookDispatcher } from './webhooks.js';
+import { ComplianceTracker } from './compliance.js';
+import type { WebhookDispatcher } from './webhooks.js';
 
 export interface ScanJson {
   scan_id: string;
@@ -64,7 +65,8 @@ export function scanJson(scan: Scan, now: number): ScanJson {
 
 export class ScanEngine {
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly compliance: ComplianceTracker;
+  /** The workspaces' compliance scores (GET /compliance). */
+  readonly compliance: ComplianceTracker;
 
   constructor(
     private readonly stepMs: number,
@@ -151,11 +153,11 @@ export class ScanEngine {
     this.webhooks.dispatch(ws.slug, ws.webhooks, 'scan.completed', summary);
     if (scan.willFail) this.webhooks.dispatch(ws.slug, ws.webhooks, 'scan.failed', summary);
     if (!scan.willFail) {
-      const score = complianceScore(scan.risk_score);
-      const drop = this.compliance.record(ws.slug, score);
+      // New critical or high findings lower the score (compliance.ts); below the threshold, an event says so.
+      const drop = this.compliance.record(ws.slug, scan.connection_alias, scan.counts, scan.endMs);
       if (drop) {
         this.webhooks.dispatch(ws.slug, ws.webhooks, 'compliance.score_dropped', {
-          score,
+          score: drop.score,
           previous_score: drop.previous,
           threshold: this.compliance.threshold,
           scan_id: scan.scan_id,

@@ -34,6 +34,7 @@ export function defaultOptions(): SandboxOptions {
     webhookAttempts: 5,
     webhookRetryMs: 1000,
     complianceThreshold: 70,
+    complianceEndpoint: true,
   };
 }
 

@@ -79,6 +79,8 @@ export interface SandboxOptions {
   webhookRetryMs: number;
   /** compliance.score_dropped fires when a workspace's score (0–100) crosses below this. */
   complianceThreshold: number;
+  /** GET /compliance is served (false: a 404, as a service that does not publish a score answers). */
+  complianceEndpoint: boolean;
 }
 
 export interface RecordedRequest {

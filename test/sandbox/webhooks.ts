@@ -1,6 +1,6 @@
-// Webhook URL rules, signed deliveries with retries, and the compliance score behind
-// compliance.score_dropped. Deliveries go to loopback receivers only: the sandbox must never reach out to
-// the network, whatever URL a user registers.
+// Webhook URL rules and signed deliveries with retries (the compliance score behind compliance.score_dropped is
+// compliance.ts). Deliveries go to loopback receivers only: the sandbox must never reach out to the network,
+// whatever URL a user registers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sign } from '../../src/core/webhook-signature.js';
 import type { Webhook } from './data.js';
@@ -111,36 +111,5 @@ export class WebhookDispatcher {
     this.controller.abort();
     this.controller = new AbortController();
     this.deliveries.length = 0;
-  }
-}
-
-/** A completed scan's compliance score, 0–100 (one decimal): the risk score's 0–10 turned around. */
-export function complianceScore(riskScore: number): number {
-  return Math.round((100 - 10 * riskScore) * 10) / 10;
-}
-
-/**
- * The compliance score of each workspace: 100 until its first completed run-time scan (the seeded history is
- * not scored), then the score of its latest completed scan. A drop is reported when the score crosses from at
- * or above the threshold to below it.
- */
-export class ComplianceTracker {
-  private readonly scores = new Map<string, number>();
-
-  constructor(readonly threshold: number) {}
-
-  score(workspace: string): number {
-    return this.scores.get(workspace) ?? 100;
-  }
-
-  /** Records the new score; returns the previous one when this is a drop below the threshold. */
-  record(workspace: string, score: number): { previous: number } | undefined {
-    const previous = this.score(workspace);
-    this.scores.set(workspace, score);
-    return previous >= this.threshold && score < this.threshold ? { previous } : undefined;
-  }
-
-  clear(): void {
-    this.scores.clear();
   }
 }

@@ -651,10 +651,31 @@ describe('ignored findings in the reports and the gate', () => {
     expect(header).toBe('id,ignored,fingerprint');
     expect(first).toMatch(/^a,Known and accepted \(until never; .*ign\.yaml:3\),[0-9a-f]{64}$/);
     expect(second).toBe('b,,');
-    // Without --show-ignored they are no columns of the list (exit 2 naming the valid ones).
-    const plain = verbWorld([], { output: 'csv' });
+    // Without --show-ignored no finding carries them: exit 2 once the first page shows it, nothing written.
+    const plain = verbWorld([json({ total: 2, findings: fs })], { output: 'csv' });
     expect(await plain.run(list, { ignoreFile: p, columns: 'id,ignored' })).toBe(2);
     expect(plain.stderr.text).toContain('unknown column "ignored"');
+    expect(plain.stdout.text).toBe('');
+  });
+
+  it('with an ignore file, --all keeps its pages: --columns all reads the fields of the first page only', async () => {
+    const p = ignoreFileIn(dir());
+    const later = {
+      id: 'c',
+      severity: 'high',
+      title: 'T',
+      resource: 'arn:c',
+      rule_id: 'other',
+      region: 'eu',
+    };
+    const w = verbWorld([json({ total: 3, findings: fs }), json({ total: 3, findings: [later] })], {
+      output: 'csv',
+    });
+    expect(await w.run(list, { ignoreFile: p, all: true, columns: 'all' })).toBe(0);
+    const rows = w.stdout.text.split('\n').filter(Boolean);
+    expect(rows[0]).toBe('severity,title,resource,id,rule_id');
+    expect(rows.slice(1).map((r) => r.split(',')[3])).toEqual(['b', 'c']);
+    expect(w.stderr.text).toMatch(/later items also carry region/);
   });
 
   it('junit keeps them as skipped; sarif leaves them out unless --show-ignored (then suppressions); github never', async () => {

@@ -81,7 +81,8 @@ describe('--jq flags', () => {
     expect(jqOptions({})).toBeUndefined();
     expect(jqMode(undefined, undefined)).toBe('json');
     expect(jqMode('ndjson', undefined)).toBe('ndjson');
-    expect(() => jqMode('csv', undefined)).toThrow(/--jq works with -o json or -o ndjson/);
+    expect(jqMode('ocsf', undefined)).toBe('ndjson');
+    expect(() => jqMode('csv', undefined)).toThrow(/--jq works with -o json, ndjson or ocsf, not -o csv/);
   });
 });
 

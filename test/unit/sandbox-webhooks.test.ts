@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { optionsFromEnv } from '../sandbox/env.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.js';
-import { ComplianceTracker, complianceScore } from '../sandbox/webhooks.js';
+import { ComplianceTracker, complianceScore } from '../sandbox/compliance.js';
 
 interface Hit {
   at: number;
@@ -133,7 +133,7 @@ describe('sandbox webhook deliveries', () => {
 
     const drop = payloads.find((p) => p.event === 'compliance.score_dropped');
     expect(drop.data).toEqual({
-      score: complianceScore(final.risk_score),
+      score: complianceScore(final.critical_count, final.high_count),
       previous_score: 100,
       threshold: 100,
       scan_id: ok.scan_id,
@@ -208,20 +208,76 @@ describe('sandbox webhook deliveries', () => {
 describe('ComplianceTracker', () => {
   it('reports a drop only on the crossing from at-or-above to below', () => {
     const t = new ComplianceTracker(70);
-    expect(t.record('acme', 80)).toBeUndefined();
-    expect(t.record('acme', 70)).toBeUndefined();
-    expect(t.record('acme', 69.9)).toEqual({ previous: 70 });
-    expect(t.record('acme', 50)).toBeUndefined();
-    expect(t.record('acme', 90)).toBeUndefined();
-    expect(t.record('acme', 10)).toEqual({ previous: 90 });
-    // Per workspace, starting at 100.
-    expect(t.record('globex', 60)).toEqual({ previous: 100 });
+    expect(t.record('acme', 'prod', { critical: 0, high: 2 }, 1)).toBeUndefined(); // ~90
+    expect(t.record('acme', 'prod', { critical: 1, high: 0 }, 2)).toBeUndefined(); // 70: not below
+    expect(t.record('acme', 'prod', { critical: 1, high: 1 }, 3)).toEqual({ score: 66.5, previous: 70 });
+    expect(t.record('acme', 'dev', { critical: 1, high: 0 }, 4)).toBeUndefined(); // 46.6, already below
+    expect(t.record('acme', 'dev', { critical: 0, high: 0 }, 5)).toBeUndefined(); // 66.5
+    expect(t.record('acme', 'prod', { critical: 0, high: 0 }, 6)).toBeUndefined(); // 100
+    expect(t.record('acme', 'prod', { critical: 2, high: 0 }, 7)).toEqual({ score: 49, previous: 100 });
+    // Per workspace, each starting at 100.
+    expect(t.score('globex')).toBe(100);
+    expect(t.record('globex', 'prod', { critical: 1, high: 1 }, 8)).toEqual({ score: 66.5, previous: 100 });
   });
 
-  it('turns the 0–10 risk score into a 0–100 score', () => {
-    expect(complianceScore(0)).toBe(100);
-    expect(complianceScore(9.5)).toBe(5);
-    expect(complianceScore(4.3)).toBe(57);
+  it('counts the latest scan of each connection: new critical or high findings lower it, fewer raise it', () => {
+    const t = new ComplianceTracker(70, Date.UTC(2026, 0, 1));
+    expect(t.json('acme')).toEqual({
+      score: 100,
+      threshold: 70,
+      computed_at: '2026-01-01T00:00:00.000Z',
+      critical_count: 0,
+      high_count: 0,
+    });
+    t.record('acme', 'prod', { critical: 1, high: 2 }, Date.UTC(2026, 0, 2));
+    t.record('acme', 'staging', { critical: 0, high: 3 }, Date.UTC(2026, 0, 3));
+    expect(t.json('acme')).toEqual({
+      score: 54.2,
+      threshold: 70,
+      computed_at: '2026-01-03T00:00:00.000Z',
+      critical_count: 1,
+      high_count: 5,
+    });
+    // Prod scanned again, its alias in another case: its share is replaced, not added.
+    t.record('acme', 'PROD', { critical: 0, high: 1 }, Date.UTC(2026, 0, 4));
+    expect(t.score('acme')).toBe(81.5);
+  });
+
+  it('turns critical and high counts into a 0–100 score that falls with each one', () => {
+    expect(complianceScore(0, 0)).toBe(100);
+    expect(complianceScore(1, 1)).toBe(66.5);
+    expect(complianceScore(5, 4)).toBe(13.7);
+    expect(complianceScore(40, 40)).toBe(0);
+    for (let c = 0; c < 5; c++) expect(complianceScore(c + 1, 2)).toBeLessThan(complianceScore(c, 2));
+  });
+});
+
+describe('GET /compliance', () => {
+  it('is 100 before any scan, falls with a scan that finds critical or high findings, 404 when off', async () => {
+    const sb = await startSandbox({ ...generous, scanStepMs: 10 });
+    try {
+      const before = await api(sb, 'GET', '/compliance');
+      expect(before.status).toBe(200);
+      expect(before.body).toMatchObject({ score: 100, threshold: 70, critical_count: 0, high_count: 0 });
+      expect(new Date(before.body.computed_at).toISOString()).toBe(before.body.computed_at);
+      const scan = (await api(sb, 'POST', '/scans', { connection_alias: 'prod' })).body;
+      await new Promise((r) => setTimeout(r, 60));
+      const final = (await api(sb, 'GET', `/scans/${scan.scan_id}`)).body;
+      expect(final.status).toBe('completed');
+      const after = (await api(sb, 'GET', '/compliance')).body;
+      expect(after.score).toBe(complianceScore(final.critical_count, final.high_count));
+      expect(after.score).toBeLessThan(100);
+      expect(after).toMatchObject({ critical_count: final.critical_count, high_count: final.high_count });
+    } finally {
+      await sb.close();
+    }
+    const off = await startSandbox({ ...generous, complianceEndpoint: false });
+    try {
+      const r = await api(off, 'GET', '/compliance');
+      expect(r.status).toBe(404);
+    } finally {
+      await off.close();
+    }
   });
 });
 
@@ -234,6 +290,8 @@ describe('webhook settings from the environment', () => {
         SANDBOX_COMPLIANCE_THRESHOLD: '80',
       }),
     ).toMatchObject({ webhookAttempts: 3, webhookRetryMs: 50, complianceThreshold: 80 });
+    expect(optionsFromEnv({ SANDBOX_COMPLIANCE: 'OFF' })).toMatchObject({ complianceEndpoint: false });
+    expect(optionsFromEnv({})).not.toHaveProperty('complianceEndpoint');
   });
 
   it.each([
@@ -241,6 +299,7 @@ describe('webhook settings from the environment', () => {
     ['SANDBOX_WEBHOOK_RETRY_MS', '-1'],
     ['SANDBOX_COMPLIANCE_THRESHOLD', '101'],
     ['SANDBOX_COMPLIANCE_THRESHOLD', 'high'],
+    ['SANDBOX_COMPLIANCE', 'maybe'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     expect(() => optionsFromEnv({ [name]: value })).toThrow(name);
   });

@@ -1,8 +1,5 @@
 // Table layout (issue 21): width spent on the columns people read; --columns; timestamps.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/core/errors.js';
-import type { Column } from '../../src/core/format.js';
-import { selectColumns } from '../../src/core/output/columns.js';
 import { layout, shortTime } from '../../src/core/output/table.js';
 
 describe('layout', () => {
@@ -68,27 +65,5 @@ describe('shortTime', () => {
     expect(shortTime('yesterday')).toBe('yesterday');
     expect(shortTime('2025-13-45T99:99')).toBe('2025-13-45T99:99');
     expect(shortTime('')).toBe('');
-  });
-});
-
-describe('selectColumns', () => {
-  const cols: Column<object>[] = [
-    { header: 'ID', value: () => 1 },
-    { header: 'RISK SCORE', value: () => 2 },
-    { header: 'TITLE', value: () => 3, name: 'name' },
-  ];
-  it('picks by name, case-insensitive, in the order given, each once', () => {
-    expect(selectColumns(cols, 'name, ID,id', 'table').map((c) => c.header)).toEqual(['TITLE', 'ID']);
-    expect(selectColumns(cols, 'risk_score', 'csv').map((c) => c.header)).toEqual(['RISK SCORE']);
-    expect(selectColumns(cols, undefined, 'json')).toBe(cols);
-  });
-  it.each([
-    ['nope', 'table', /unknown column "nope": use id, risk_score, name/],
-    ['id,', 'table', /empty column name/],
-    ['id', 'json', /--columns applies to table, wide, csv output, not json/],
-    ['id', 'sarif', /not sarif/],
-  ])('%j with %s is a usage error', (raw, format, message) => {
-    expect(() => selectColumns(cols, raw, format)).toThrow(UsageError);
-    expect(() => selectColumns(cols, raw, format)).toThrow(message);
   });
 });

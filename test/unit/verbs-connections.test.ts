@@ -100,14 +100,16 @@ describe('connections list', () => {
     expect(w.stdout.text.trimEnd().split('\n')).toHaveLength(3);
   });
 
-  it('--columns: those columns in that order; an unknown one is exit 2 before any request', async () => {
+  it('--columns: those columns in that order; an unknown one is exit 2 after the first page, nothing written', async () => {
     const w = verbWorld([json([conn('a')])]);
     expect(await w.run(list, { columns: 'id,alias' })).toBe(0);
     expect(w.stdout.text.trimEnd().split('\n')).toStrictEqual(['ID     ALIAS', 'con_a  a']);
-    const bad = verbWorld([]);
+    // Any field the items carry is a column (cli-contract.md §14): names are checked against the first page.
+    const bad = verbWorld([json([conn('a')])]);
     expect(await bad.run(list, { columns: 'alais' })).toBe(2);
-    expect(bad.stderr.text).toContain('alais');
-    expect(bad.sent).toHaveLength(0);
+    expect(bad.stderr.text).toMatch(/alais.*did you mean "?alias"?/);
+    expect(bad.sent).toHaveLength(1);
+    expect(bad.stdout.text).toBe('');
   });
 
   it('an answer that is neither a list nor a page: exit 1, never an empty list', async () => {

@@ -6,18 +6,26 @@ import type { Column } from '../../core/format.js';
 import { idOfObject } from '../../api/paginate.js';
 
 export const connectionColumns: Column<Connection>[] = [
-  { header: 'ALIAS', value: (c) => c.alias, style: (t, _c, color) => color.bold(t) },
-  { header: 'PROVIDER', value: (c) => c.provider },
-  { header: 'STATUS', value: (c) => c.status, optional: true },
+  { header: 'ALIAS', field: 'alias', value: (c) => c.alias, style: (t, _c, color) => color.bold(t) },
+  { header: 'PROVIDER', field: 'provider', value: (c) => c.provider },
+  { header: 'STATUS', field: 'status', value: (c) => c.status, optional: true },
   {
     header: 'ID',
+    field: 'id',
     value: (c) => c.id,
     optional: true,
     style: (t, _c, color) => color.dim(t),
     keep: true,
     drop: 1,
   },
-  { header: 'CREATED', value: (c) => c.created_at, optional: true, keep: true, time: true },
+  {
+    header: 'CREATED',
+    field: 'created_at',
+    value: (c) => c.created_at,
+    optional: true,
+    keep: true,
+    time: true,
+  },
 ];
 
 export async function list(ctx: Context, opts: ListOptions): Promise<Result> {

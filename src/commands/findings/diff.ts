@@ -2,6 +2,7 @@ import type { Finding, Scan, Severity } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { diffReport } from '../../report/diff-report.js';
+import { workspaceAbout } from '../../report/about.js';
 import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
 import type { DiffState } from '../../report/diff.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
@@ -64,7 +65,7 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
     outputFile: opts.outputFile,
     reports: opts.report,
     about: {
-      workspace: (await ctx.settings()).workspace,
+      ...(await workspaceAbout(ctx)),
       subject: `diff of ${base.label ?? 'nothing'} → ${headScan ? `scan ${headScan.scan_id}` : describeRef(headRef)}`,
     },
   });

@@ -1,14 +1,15 @@
 import type { Severity } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { chooseFormat, selectColumns } from '../../core/output/index.js';
+import { chooseFormat, parseColumns } from '../../core/output/index.js';
 import { checkDestinations, type ReportSpec } from '../../report/exporter.js';
 import type { Result } from '../../report/result.js';
+import { workspaceAbout } from '../../report/about.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { findingsSource } from '../../report/sources/findings.js';
 import type { ListOptions } from '../../report/sources/pages.js';
 import { loadIgnore, reportIgnore, withIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
-import { findingColumns, findingColumnsShowingIgnored } from '../../report/columns.js';
+import { findingColumnsShowingIgnored } from '../../report/columns.js';
 
 export interface FindingsListOptions extends ListOptions, IgnoreOptions {
   outputFile?: string;
@@ -24,13 +25,9 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<Res
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
   const rules = loadIgnore(ctx, opts);
-  // --columns is checked before any request (exit 2 naming the valid ones): with --show-ignored and an ignore
-  // file, IGNORED and FINGERPRINT are columns too.
-  selectColumns(
-    rules && opts.showIgnored ? findingColumnsShowingIgnored : findingColumns,
-    opts.columns,
-    format,
-  );
+  // --columns: what can be checked before any request is (exit 2); the fields it names are checked against the
+  // first page (src/core/output/columns.ts).
+  parseColumns(opts.columns, format);
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const client = await ctx.api();
   const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId });
@@ -42,7 +39,7 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<Res
     columnsOption: true,
     showIgnored: opts.showIgnored,
     about: {
-      workspace: (await ctx.settings()).workspace,
+      ...(await workspaceAbout(ctx)),
       subject: scanId ? `findings of scan ${scanId}` : 'findings list',
     },
     ...(rules && opts.showIgnored ? { columns: () => findingColumnsShowingIgnored } : {}),

@@ -23,7 +23,7 @@ function addWaitOptions(cmd: Command): Command {
     .option('--wait-timeout <seconds>', 'give up waiting after this long (exit 9)', positiveSeconds)
     .option(
       '--severity <s[,s...]>',
-      'narrow the findings report (sarif, junit, github) to these severities; never the gate',
+      'narrow the findings report (-o and --report formats) to these severities; never the gate',
       collectSeverities,
     )
     .option('--no-step-summary', 'do not append a summary to $GITHUB_STEP_SUMMARY')

@@ -53,7 +53,10 @@ export function addListOptions(cmd: Command): Command {
     .option('--limit <n>', 'items per page', positiveInt)
     .option('--offset <n>', 'start at this item', nonNegativeInt)
     .option('--all', 'follow every page (streams; memory stays flat)')
-    .option('--columns <names>', 'the table (or csv) columns to show, in this order, e.g. id,title');
+    .option(
+      '--columns <names>',
+      'table or csv columns in this order: column names, any field or dotted path (id,scan_id,details.region), or all',
+    );
   // A list offers -o wide too (lazy() and completion read this).
   return completeWith(cmd, { outputs: WIDE_LIST_OFFER.names });
 }

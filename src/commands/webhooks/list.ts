@@ -5,10 +5,21 @@ import { listWebhooks, type Webhook } from '../../api/webhooks.js';
 import { pagedList, type ListOptions } from '../../report/sources/pages.js';
 
 export const webhookColumns: Column<Webhook>[] = [
-  { header: 'ID', value: (w) => w.id, style: (t, _w, color) => color.bold(t), keep: true },
-  { header: 'URL', value: (w) => w.url, min: 24 },
-  { header: 'EVENTS', value: (w) => (Array.isArray(w.events) ? w.events.join(',') : w.events) },
-  { header: 'CREATED', value: (w) => w.created_at, optional: true, keep: true, time: true },
+  { header: 'ID', field: 'id', value: (w) => w.id, style: (t, _w, color) => color.bold(t), keep: true },
+  { header: 'URL', field: 'url', value: (w) => w.url, min: 24 },
+  {
+    header: 'EVENTS',
+    field: 'events',
+    value: (w) => (Array.isArray(w.events) ? w.events.join(',') : w.events),
+  },
+  {
+    header: 'CREATED',
+    field: 'created_at',
+    value: (w) => w.created_at,
+    optional: true,
+    keep: true,
+    time: true,
+  },
 ];
 
 /** Never shows a secret: listWebhooks drops one even if the service were to send it. */

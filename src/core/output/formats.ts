@@ -5,7 +5,7 @@
 export const STANDARD_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 
 /** The findings-only report formats, in the order help and completion list them. */
-export const REPORT_FORMATS = ['sarif', 'junit', 'github', 'html'] as const;
+export const REPORT_FORMATS = ['sarif', 'junit', 'github', 'html', 'ocsf'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Every -o value: the standard four, `wide` (tables of list commands), then the reports. */

@@ -13,7 +13,15 @@ import { PIPE_CELL_WIDTH, shortTime, table } from './table.js';
 export type { Column, PageInfo } from '../format.js';
 export { LIST_OFFER, STANDARD_FORMATS, WIDE_LIST_OFFER, unofferedFormat, type Offer } from './offer.js';
 export { csvCell, csvField, valueText } from './cells.js';
-export { columnName, selectColumns } from './columns.js';
+export {
+  columnName,
+  csvHeader,
+  parseColumns,
+  resolveColumns,
+  resolveWithoutData,
+  type ColumnChoice,
+} from './columns.js';
+import { resolveColumns, resolveWithoutData, type ColumnChoice } from './columns.js';
 export { JsonArrayWriter } from './json.js';
 
 export function standardFormats<T>(): Formats<T> {
@@ -49,7 +57,12 @@ export interface ListSource<T> extends AsyncIterable<T> {
 export interface ListOutput<T> {
   format: string;
   columns: Column<T>[];
-  /** The columns were chosen with --columns (selectColumns): all shown, in that order. */
+  /**
+   * --columns (parseColumns, checked before any request): resolved against `columns`, and, when it names fields
+   * or is `all`, against the first page's items before anything is written (exit 2 for an unknown name).
+   */
+  choice?: ColumnChoice;
+  /** The columns were chosen with --columns: all shown, in that order. */
   chosen?: boolean;
   /** The command takes --columns (the hint about columns left out names it). */
   columnsOption?: boolean;
@@ -77,7 +90,9 @@ export async function writeList<T>(
 ): Promise<number> {
   const factory = (out.formats ?? standardFormats<T>())[out.format];
   if (!factory) throw new UsageError(`-o ${out.format} is not available for ${out.noun}`);
-  const source = items as Partial<ListSource<T>>;
+  let source = items as Partial<ListSource<T>> & Items<T>;
+  // --columns naming fields (or all): known once the first page is read, before anything is written.
+  let columns = resolveWithoutData(out.columns, out.choice);
   // Made at the first item (or at the end): a listing that fails before its first item writes nothing, not an
   // empty document that a pipeline would take for an empty list.
   let formatter: Formatter<T> | undefined;
@@ -86,8 +101,8 @@ export async function writeList<T>(
       io,
       // Gathered into 64 KiB writes (src/core/sink.ts); flushed when the stream pauses and at the end.
       write: (s) => io.outBatched(s),
-      columns: out.columns,
-      chosen: out.chosen,
+      columns: columns ?? out.columns,
+      chosen: out.chosen ?? out.choice !== undefined,
       columnsOption: out.columnsOption,
       noun: out.noun,
       page: source.page ? () => source.page!() : undefined,
@@ -96,10 +111,19 @@ export async function writeList<T>(
       about: out.about,
     }));
   let count = 0;
+  // --columns all: fields that items after the first page carry and the first page did not (said at the end).
+  let later: LaterFields | undefined;
   try {
+    if (columns === undefined) {
+      const sampled = await firstPage(source);
+      columns = resolveColumns(out.columns, out.choice, sampled.sample, out.noun);
+      source = sampled.source;
+      if (out.choice?.all) later = new LaterFields(columns, sampled.sample.length);
+    }
     if (source.pages) {
       for await (const batch of source.pages()) {
         if (batch.length === 0) continue;
+        later?.see(batch);
         const f = open();
         if (f.items) await f.items(batch);
         else for (const item of batch) await f.item(item);
@@ -109,7 +133,8 @@ export async function writeList<T>(
         if (full) await full;
       }
     } else {
-      for await (const item of items) {
+      for await (const item of source) {
+        later?.see([item]);
         await open().item(item);
         count++;
         const full = io.outReady();
@@ -127,6 +152,7 @@ export async function writeList<T>(
   const formatter_ = open();
   await formatter_.end({ complete: true, count });
   io.flushOut();
+  later?.warn(io);
   return count;
 }
 /**
@@ -136,6 +162,110 @@ export async function writeList<T>(
  */
 export function isTimeKey(key: string): boolean {
   return key.endsWith('_at');
+}
+
+/**
+ * `--columns all` takes the fields of the first page; a field that only later items carry is not a column, and
+ * a warning names it (at most 10), so that it is never left out in silence.
+ */
+class LaterFields {
+  private readonly known: Set<string>;
+  private readonly found = new Set<string>();
+  private skip: number;
+  constructor(columns: readonly Pick<Column<never>, 'field' | 'header'>[], firstPage: number) {
+    this.known = new Set(columns.map((c) => c.field ?? c.header));
+    this.skip = firstPage;
+  }
+  see(items: readonly unknown[]): void {
+    for (const item of items) {
+      // The first page's own items made the columns.
+      if (this.skip > 0) {
+        this.skip--;
+        continue;
+      }
+      if (item === null || typeof item !== 'object' || this.found.size >= 10) continue;
+      for (const k of Object.keys(item)) if (!this.known.has(k)) this.found.add(k);
+    }
+  }
+  warn(io: IO): void {
+    if (this.found.size === 0) return;
+    const names = [...this.found].map((n) => terminalText(n)).join(', ');
+    io.warn(
+      `--columns all wrote the fields of the first page; later items also carry ${names} (name ${this.found.size === 1 ? 'it' : 'them'} in --columns to write ${this.found.size === 1 ? 'it' : 'them'})`,
+    );
+  }
+}
+/**
+ * Without pages at hand (a single page; several severities merged), the first page is the items read before the
+ * stream ends or this many are held — the size of the pages `--all` asks for.
+ */
+export const FIRST_PAGE_ITEMS = 1000;
+
+/**
+ * Reads the first page of a source (its first non-empty batch of pages(), else up to FIRST_PAGE_ITEMS items) and
+ * gives it back with a source that yields the same items again, then the rest: nothing is read twice.
+ */
+async function firstPage<T>(
+  source: Partial<ListSource<T>> & Items<T>,
+): Promise<{ sample: T[]; source: Partial<ListSource<T>> & Items<T> }> {
+  const keep = <S extends Partial<ListSource<T>>>(out: S): S => {
+    if (source.page) out.page = source.page.bind(source);
+    if (source.leftOut) out.leftOut = source.leftOut.bind(source);
+    if (source.resume) out.resume = source.resume.bind(source);
+    return out;
+  };
+  if (source.pages) {
+    const it = source.pages()[Symbol.asyncIterator]();
+    let sample: T[] = [];
+    let done = false;
+    while (sample.length === 0) {
+      const r = await it.next();
+      if (r.done) {
+        done = true;
+        break;
+      }
+      sample = r.value;
+    }
+    const first = sample;
+    const rest: AsyncIterable<T[]> = {
+      async *[Symbol.asyncIterator]() {
+        if (first.length > 0) yield first;
+        if (done) return;
+        for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+      },
+    };
+    const out = keep({
+      pages: () => rest,
+      async *[Symbol.asyncIterator]() {
+        for await (const batch of rest) yield* batch;
+      },
+    } as ListSource<T>);
+    return { sample, source: out };
+  }
+  const it = (source as AsyncIterable<T>)[Symbol.asyncIterator]?.() ?? toAsync(source as Iterable<T>);
+  const sample: T[] = [];
+  let done = false;
+  while (sample.length < FIRST_PAGE_ITEMS) {
+    const r = await it.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    sample.push(r.value);
+  }
+  const out = keep({
+    async *[Symbol.asyncIterator]() {
+      yield* sample;
+      if (done) return;
+      for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+    },
+  } as ListSource<T>);
+  return { sample, source: out };
+}
+
+function toAsync<T>(items: Iterable<T>): AsyncIterator<T> {
+  const it = items[Symbol.iterator]();
+  return { next: async () => it.next() };
 }
 
 /** A single record: key/value lines for a table, the object itself otherwise. */

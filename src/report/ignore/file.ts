@@ -2,6 +2,7 @@
 // with the `yaml` package (positions for every error, comments kept for `findings ignore`); validated strictly,
 // so a typo never ignores nothing in silence. Every problem is exit 2 before any request, as
 // `<file>:<line>:<column>: <what is wrong>`.
+import { closest } from '../../core/suggest.js';
 import {
   closeSync,
   constants,
@@ -175,34 +176,9 @@ function firstBadUtf8(buf: Buffer): { line: number; col: number } {
 
 export class IgnoreFileError extends UsageError {}
 
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0]!;
-    d[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = d[j]!;
-      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return d[b.length]!;
-}
-
 export function didYouMean(word: string, options: readonly string[]): string {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const o of options) {
-    const dd = distance(word.toLowerCase(), o);
-    if (dd < bestD) {
-      best = o;
-      bestD = dd;
-    }
-  }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(word.length / 3))
-    ? ` — did you mean "${best}"?`
-    : '';
+  const best = closest(word, options);
+  return best !== undefined ? ` — did you mean "${best}"?` : '';
 }
 
 /** The end of a `YYYY-MM-DD` day in UTC (ms), or undefined when it is not a real date. */

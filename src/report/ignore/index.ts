@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.js';
 import { loadIgnoreFile } from './file.js';
 import type { Finding } from '../../api/findings-types.js';
 import type { ListSource } from '../../core/output/index.js';
-import { IgnoreRules, applyIgnore } from './stage.js';
+import { IgnoreRules, applyIgnore, applyIgnoreToPage } from './stage.js';
 
 export interface IgnoreOptions {
   ignoreFile?: string;
@@ -24,10 +24,11 @@ export function loadIgnore(
 
 /**
  * Whether a format keeps ignored findings: junit always (as skipped), html always (marked rows, counted apart:
- * §8 "html count[s] them"), the others with --show-ignored.
+ * §8 "html count[s] them"), ocsf always (status Suppressed with the reason: §14, so a security lake learns that
+ * the risk was accepted rather than losing the finding), the others with --show-ignored.
  */
 export function keepsIgnored(format: string | undefined, show: boolean | undefined): boolean {
-  return format === 'junit' || format === 'html' || show === true;
+  return format === 'junit' || format === 'html' || format === 'ocsf' || show === true;
 }
 
 /**
@@ -59,15 +60,15 @@ export function withIgnore(
   const shownHere = keepsIgnored(format, show);
   // What stdout's format leaves out, for the table's page hint: the page read `shown + left out` items.
   let left = 0;
+  const stage = {
+    keep,
+    show: show === true,
+    onIgnored: () => {
+      if (!shownHere) left++;
+    },
+  };
   const out: ListSource<Finding> = {
-    [Symbol.asyncIterator]: () =>
-      applyIgnore(source, rules, {
-        keep,
-        show: show === true,
-        onIgnored: () => {
-          if (!shownHere) left++;
-        },
-      })[Symbol.asyncIterator](),
+    [Symbol.asyncIterator]: () => applyIgnore(source, rules, stage)[Symbol.asyncIterator](),
     // The page hint then says it (`4 shown, 1 ignored by … (--no-ignore to show them)`), and the count line
     // after the report does not say it again.
     leftOut: () =>
@@ -79,6 +80,13 @@ export function withIgnore(
           }
         : undefined,
   };
+  // Page by page when the source has pages (what --columns reads the first page's fields from).
+  if (source.pages) {
+    const pages = source.pages.bind(source);
+    out.pages = async function* () {
+      for await (const batch of pages()) yield applyIgnoreToPage(batch, rules, stage);
+    };
+  }
   if (source.page) out.page = source.page.bind(source);
   if (source.resume) out.resume = source.resume.bind(source);
   return out;

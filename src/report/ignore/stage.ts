@@ -259,30 +259,49 @@ export function markIgnored(f: Finding, info: IgnoredInfo, show: boolean): Findi
  * always, the other formats with --show-ignored). `onExpired` hears of findings an expired entry matched,
  * `onLeftOut` of the ignored ones left out, `onIgnored` of every ignored one.
  */
+export interface IgnoreStageOptions {
+  keep: boolean;
+  show: boolean;
+  onExpired?: (f: Finding) => void;
+  onLeftOut?: (f: Finding) => void;
+  onIgnored?: (f: Finding) => void;
+}
+
 export async function* applyIgnore(
   source: AsyncIterable<Finding>,
   rules: IgnoreRules,
-  opts: {
-    keep: boolean;
-    show: boolean;
-    onExpired?: (f: Finding) => void;
-    onLeftOut?: (f: Finding) => void;
-    onIgnored?: (f: Finding) => void;
-  },
+  opts: IgnoreStageOptions,
 ): AsyncGenerator<Finding> {
   for await (const f of source) {
-    if (f === null || typeof f !== 'object') {
-      yield f;
-      continue;
-    }
-    const r = rules.check(f);
-    if (r.info) {
-      opts.onIgnored?.(f);
-      if (opts.keep) yield markIgnored(f, r.info, opts.show);
-      else opts.onLeftOut?.(f);
-      continue;
-    }
-    if (r.expired) opts.onExpired?.(f);
-    yield f;
+    const out = ignoreOne(f, rules, opts);
+    if (out !== undefined) yield out;
   }
+}
+
+/** The stage on a page of findings at once (the kept ones, in order). */
+export function applyIgnoreToPage(
+  batch: readonly Finding[],
+  rules: IgnoreRules,
+  opts: IgnoreStageOptions,
+): Finding[] {
+  const out: Finding[] = [];
+  for (const f of batch) {
+    const kept = ignoreOne(f, rules, opts);
+    if (kept !== undefined) out.push(kept);
+  }
+  return out;
+}
+
+/** One finding through the stage: itself, itself marked ignored, or undefined (left out). */
+function ignoreOne(f: Finding, rules: IgnoreRules, opts: IgnoreStageOptions): Finding | undefined {
+  if (f === null || typeof f !== 'object') return f;
+  const r = rules.check(f);
+  if (r.info) {
+    opts.onIgnored?.(f);
+    if (opts.keep) return markIgnored(f, r.info, opts.show);
+    opts.onLeftOut?.(f);
+    return undefined;
+  }
+  if (r.expired) opts.onExpired?.(f);
+  return f;
 }

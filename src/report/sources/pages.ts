@@ -6,7 +6,7 @@ import type { Formats, PageInfo } from '../../core/format.js';
 import {
   WIDE_LIST_OFFER,
   chooseFormat,
-  selectColumns,
+  parseColumns,
   type Column,
   type ListSource,
   type Offer,
@@ -19,7 +19,7 @@ export interface ListOptions {
   limit?: number;
   offset?: number;
   all?: boolean;
-  /** --columns: names checked by selectColumns before any request. */
+  /** --columns: checked by parseColumns before any request, the fields it names once the first page is read. */
   columns?: string;
 }
 
@@ -116,7 +116,8 @@ export async function pagedList<T>(ctx: Context, opts: ListOptions, spec: ListSp
   return {
     source: objectsOnly(ctx.io, pagesSource(ctx, opts, spec, spec.noun)),
     format,
-    columns: selectColumns(spec.columns, opts.columns, format),
+    columns: spec.columns,
+    choice: parseColumns(opts.columns, format),
     chosen: opts.columns !== undefined,
     // Every list command takes --columns (addListOptions).
     columnsOption: true,
