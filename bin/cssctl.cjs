@@ -114,10 +114,12 @@ function relaunch(args, { sea = false } = {}) {
 function loadCli({ cache = true, save = cache, env = process.env, files = distFiles, cachedData } = {}) {
   const path = files.path('cli.cjs');
   let cjsRequire;
-  // The files built apart from the bundle (config-writer.cjs, jq.cjs, help-topics.cjs: scripts/build.mjs) come
-  // from the single executable's assets; the package has them in dist/ beside cli.cjs.
+  // The files built apart from the bundle (config-writer.cjs, jq.cjs, help-topics.cjs, mcp.cjs: scripts/build.mjs)
+  // come from the single executable's assets; the package has them in dist/ beside cli.cjs.
   const apart = (id) =>
-    files.sea && /^\.\/(config-writer|jq|help-topics)\.cjs$/.test(id) ? files.module(id.slice(2)) : undefined;
+    files.sea && /^\.\/(config-writer|jq|help-topics|mcp)\.cjs$/.test(id)
+      ? files.module(id.slice(2))
+      : undefined;
   const require = (id) =>
     apart(id) ?? (cjsRequire ??= process.getBuiltinModule('node:module').createRequire(path))(id);
   if (process.argv.includes('--verbose') || env.CSSCTL_DEBUG === '1') {

@@ -107,6 +107,7 @@ export async function buildExe() {
     'config-writer.cjs': join(dist, 'config-writer.cjs'),
     'jq.cjs': join(dist, 'jq.cjs'),
     'help-topics.cjs': join(dist, 'help-topics.cjs'),
+    'mcp.cjs': join(dist, 'mcp.cjs'),
     ...(existsSync(keytar) ? { 'keytar.node': keytar } : {}),
   };
   if (!assets['keytar.node'])

@@ -175,6 +175,21 @@ const helpTopicsApart = {
   },
 };
 
+/**
+ * The MCP SDK (`cssctl mcp` only, src/mcp/sdk.ts): the parts of @modelcontextprotocol/sdk the stdio server uses
+ * (its Server, the protocol's schemas, built on zod, and ajv for the tools' input schemas), bundled into a file
+ * of their own, dist/mcp.cjs, required only when `mcp` runs. The server's own code (src/mcp/) stays in the CLI's
+ * bundle, evaluated only then, so it shares the verbs and the core with every command.
+ */
+const mcpSdkApart = {
+  name: 'mcp-sdk-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (a) =>
+      /[\\/]src[\\/]mcp[\\/][^\\/]+$/.test(a.importer) ? { path: './mcp.cjs', external: true } : undefined,
+    );
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const common = {
   bundle: true,
@@ -203,9 +218,10 @@ const cliBuild = await build({
   entryPoints: { cli: 'src/cli.ts' },
   outExtension: { '.js': '.cjs' },
   // undiciParts first: its node:http2 stand-in wins over the lazy built-in.
-  plugins: [configWriterApart, jqApart, helpTopicsApart, undiciParts, lazyBuiltins],
+  plugins: [configWriterApart, jqApart, helpTopicsApart, mcpSdkApart, undiciParts, lazyBuiltins],
   // An import() of a bundled module is a lazy initialiser (a script compiled by node:vm has no loader for
-  // import()); the files kept apart (config-writer.cjs, jq.cjs, help-topics.cjs) and keytar, in the keychain helper, are required.
+  // import()); the files kept apart (config-writer.cjs, jq.cjs, help-topics.cjs, mcp.cjs) and keytar, in the keychain
+  // helper, are required.
   supported: { 'dynamic-import': false },
   // The bundle is one function expression, called at once when Node's CommonJS loader runs the file (and
   // --verbose does, for source maps); run as a script by node:vm it evaluates to the function, which
@@ -267,6 +283,17 @@ const jqBuild = await build({
   outdir: 'dist',
   minify: true,
 });
+const mcpBuild = await build({
+  ...common,
+  metafile: true,
+  format: 'cjs',
+  entryPoints: { mcp: 'src/mcp/sdk.ts' },
+  outExtension: { '.js': '.cjs' },
+  plugins: [lazyBuiltins],
+  banner: {},
+  outdir: 'dist',
+  minify: true,
+});
 // The help topics' pages, inlined from docs/ (src/help/topics.ts names them).
 const docs = await import('./gen-docs.mjs');
 const helpTopicsBuild = await build({
@@ -302,6 +329,7 @@ const workerBuild = await build({
     configWriterBuild.metafile,
     jqBuild.metafile,
     helpTopicsBuild.metafile,
+    mcpBuild.metafile,
   ],
   fileURLToPath(new URL('..', import.meta.url)),
   fileURLToPath(new URL('../dist/THIRD-PARTY-NOTICES.md', import.meta.url)),

@@ -22,7 +22,7 @@ const assets = {
   // Where the bundle says it is (stack traces, __filename): beside the executable, as in the package.
   path: (name) => path.join(path.dirname(process.execPath), name),
   text: (name) => sea.getAsset(name, 'utf8'),
-  /** A CommonJS file built apart from the bundle (config-writer.cjs, jq.cjs, help-topics.cjs), compiled from its asset once. */
+  /** A CommonJS file built apart from the bundle (config-writer.cjs, jq.cjs, help-topics.cjs, mcp.cjs), compiled from its asset once. */
   module: (name) => {
     modules[name] ??= (() => {
       const Module = process.getBuiltinModule('node:module');

@@ -8,6 +8,7 @@ import { registerFindings } from './findings/index.js';
 import { registerScans } from './scans/index.js';
 import { registerWebhooks } from './webhooks/index.js';
 import { registerVersion } from './version/index.js';
+import { registerMcp } from './mcp/index.js';
 
 type Register = (program: Command, wire: Wire) => void;
 
@@ -20,6 +21,7 @@ const REGISTRARS: [words: string[], register: Register][] = [
   [['webhooks'], registerWebhooks],
   [['api'], registerApi],
   [['config'], registerConfig],
+  [['mcp'], registerMcp],
   [['version'], registerVersion],
 ];
 

@@ -7,7 +7,7 @@ import {
   type OutputFormat,
   type RawProfile,
 } from './config.js';
-import type { Context, ProfileSource } from './context.js';
+import type { CallContexts, CallInit, Context, ProfileSource } from './context.js';
 import { Credentials, parseStoreMode } from './credentials.js';
 import { CliError, UsageError } from './errors.js';
 import { ApiClient } from './http/client.js';
@@ -39,18 +39,6 @@ export interface ContextInit {
   connectKeychain?: ConstructorParameters<typeof Credentials>[3];
   /** What this context shares with the other calls of a long-lived front end (forCall below). */
   shared?: SharedServices;
-}
-
-/** What one call of a long-lived front end brings of its own (ProcessContext.forCall). */
-export interface CallInit {
-  /** The call's messages: never the process's stdout (the MCP server's stdout is JSON-RPC). */
-  io: IO;
-  /** Aborted when the call is cancelled; the process's own signal (SIGINT, SIGTERM) stops it too. */
-  signal: AbortSignal;
-  /** The command line the call stands for (`scans wait scn_1`), for the resume commands in its messages. */
-  argv?: string[];
-  /** Global options of this call over the process's (the MCP server asks every verb for -o json). */
-  globals?: Partial<GlobalOptions>;
 }
 
 /**
@@ -159,7 +147,7 @@ export class SharedServices {
  * Everything a command needs, built lazily so a command pays only for what it uses. Nothing here is a
  * module-level singleton: tests build a Context with their own streams, env and clock.
  */
-export class ProcessContext implements Context {
+export class ProcessContext implements Context, CallContexts {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
