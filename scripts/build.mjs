@@ -245,13 +245,14 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
   minifyWhitespace: true,
   minifySyntax: true,
 });
-// The build id: the bundle's hash on its first line, which names its code cache (bin/cssctl.cjs codeCacheName).
-{
-  const file = new URL('../dist/cli.cjs', import.meta.url);
+// The build id: the bundle's hash on its first line, which names its code cache (bin/cssctl.cjs codeCacheFile).
+function stampBuildId(name) {
+  const file = new URL(`../dist/${name}`, import.meta.url);
   const text = readFileSync(file, 'utf8');
   const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
   writeFileSync(file, `/*cssctl-build:${id}*/${text}`);
 }
+stampBuildId('cli.cjs');
 // The bench's yardstick for one GET "with the undici parts cssctl loads" (scripts/bench/bare-request.mjs).
 await build({
   ...common,
@@ -294,6 +295,8 @@ const mcpBuild = await build({
   outdir: 'dist',
   minify: true,
 });
+// Compiled with a code cache of its own (bin/cssctl.cjs loadApartCached), named by this id.
+stampBuildId('mcp.cjs');
 // The help topics' pages, inlined from docs/ (src/help/topics.ts names them).
 const docs = await import('./gen-docs.mjs');
 const helpTopicsBuild = await build({

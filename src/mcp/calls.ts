@@ -34,6 +34,9 @@ export interface CallExtra {
   progress?: (p: ProgressParams) => void;
 }
 
+/** Secrets the environment may hold (CSSCTL_TOKEN is the session's too). */
+const SECRET_ENV = ['CSSCTL_TOKEN', 'CSSCTL_PASSWORD', 'CSSCTL_WEBHOOK_SECRET'];
+
 /** A tools/call naming no tool this server has: the protocol's invalid-params error (the SDK's McpError). */
 export class UnknownToolError extends Error {}
 
@@ -49,6 +52,8 @@ export class ToolCalls {
     private readonly opts: { allowWrite: boolean; Ajv: AjvClass },
     tools: readonly Tool<never>[] = TOOLS,
   ) {
+    // The secrets of the environment are masked in every line and result, whatever the service sends back.
+    for (const name of SECRET_ENV) root.io.addSecret(root.env[name]);
     // Write tools do not exist without --allow-write: not listed, and a call to one names the flag.
     this.tools = tools.filter((t) => opts.allowWrite || !t.write);
     this.all = tools;

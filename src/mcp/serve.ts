@@ -22,14 +22,10 @@ const INSTRUCTIONS =
 /** How long the calls under way when stdin ends may take to answer. */
 export const INPUT_END_GRACE_MS = 800;
 
-/** The secrets of the environment: masked in every line and result, whatever the service sends back. */
-const SECRET_ENV = ['CSSCTL_TOKEN', 'CSSCTL_PASSWORD', 'CSSCTL_WEBHOOK_SECRET'];
-
 export async function serve(root: Context & CallContexts, opts: ServeOptions): Promise<void> {
   const g = root.globals;
   if (g.output !== undefined || g.json || g.jq !== undefined)
     throw new UsageError('cssctl mcp speaks JSON-RPC on stdout: -o, --json and --jq do not apply to it');
-  for (const name of SECRET_ENV) root.io.addSecret(root.env[name]);
   const sdk = await import('./sdk.js');
   const calls = new ToolCalls(root, { allowWrite: opts.allowWrite === true, Ajv: sdk.Ajv });
   const server = new sdk.Server(
