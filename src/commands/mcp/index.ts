@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import type { Wire } from '../shared/action.js';
 import { MCP_CLIENTS, MCP_CONFIG_OFFER } from './clients.js';
+import type { McpConfigOptions } from './config.js';
 
 /** `cssctl mcp` (the MCP server over stdio: src/mcp/) and `cssctl mcp config`, cli-contract.md §13. */
 export function registerMcp(program: Command, wire: Wire): void {
@@ -21,6 +22,17 @@ export function registerMcp(program: Command, wire: Wire): void {
         .default('claude'),
     )
     .option('--allow-write', 'register the server with --allow-write')
-    .action(wire(async () => (await import('./config.js')).config, MCP_CONFIG_OFFER));
+    .action(
+      wire(async () => {
+        const { config: verb } = await import('./config.js');
+        // Commander gives `mcp config --allow-write` to `mcp`, which has the flag too (global options are read
+        // after the command as well as before it): the flag given either way is config's.
+        return (ctx, opts: McpConfigOptions) =>
+          verb(ctx, {
+            ...opts,
+            allowWrite: opts.allowWrite || mcp.opts<{ allowWrite?: boolean }>().allowWrite,
+          });
+      }, MCP_CONFIG_OFFER),
+    );
   completeWith(config, { outputs: MCP_CONFIG_OFFER.names });
 }
