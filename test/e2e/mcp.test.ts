@@ -3,7 +3,7 @@
 // errors — and raw JSON-RPC lines for what a client library would never send (malformed lines) and for what
 // only a process shows (stdout carries the protocol alone; stdin closed, SIGINT, SIGTERM: exit 0 within 1 s).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -366,6 +366,39 @@ describe('raw JSON-RPC on stdio', () => {
     expect(s.messages().find((m) => m.id === 4)).toMatchObject({
       result: { structuredContent: { total: 4 } },
     });
+  });
+});
+
+// A Node-loaded cssctl only: the single executable reads its files from its own assets.
+describe.skipIf(!!process.env.CSSCTL_TEST_BIN && !/\.[cm]?js$/.test(CLI.at(-1)!))('start-up', () => {
+  it('the SDK (dist/mcp.cjs) is read only by cssctl mcp, never by another command', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cssctl-mcp-reads-'));
+    try {
+      const report = join(dir, 'reads.txt');
+      const preload = join(dir, 'preload.cjs');
+      // Every file the process reads, by name, written when it exits.
+      writeFileSync(
+        preload,
+        `const fs = require('fs'); const read = fs.readFileSync; const seen = [];
+         fs.readFileSync = function (p, ...rest) { seen.push(String(p)); return read.call(this, p, ...rest); };
+         process.on('exit', () => fs.writeFileSync(${JSON.stringify(report)}, seen.join('\\n')));`,
+      );
+      const env = { NODE_OPTIONS: `--require ${preload}` };
+      const plain = await w.run(['connections', 'list', '--json'], { env });
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(readFileSync(report, 'utf8')).not.toMatch(/mcp\.cjs/);
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      };
+      const mcp = await w.run(['mcp'], { env, input: `${JSON.stringify(init)}\n` });
+      expect(mcp.code, mcp.stderr).toBe(0);
+      expect(readFileSync(report, 'utf8')).toMatch(/dist[\\/]mcp\.cjs/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
