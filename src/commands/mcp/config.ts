@@ -16,10 +16,19 @@ export interface McpConfigOptions {
 
 /**
  * Settings a server started by a desktop client would not otherwise have (it does not inherit the shell's
- * environment): where the configuration and the credentials live, and the service and workspace when the
- * environment is what names them. Never CSSCTL_TOKEN, CSSCTL_PASSWORD or CSSCTL_WEBHOOK_SECRET.
+ * environment): where the configuration and the credentials live, the service and workspace when the environment
+ * is what names them, and the ignore file (a desktop client may start the server in any folder). Never
+ * CSSCTL_TOKEN, CSSCTL_PASSWORD or CSSCTL_WEBHOOK_SECRET.
  */
-const PASSED_ON = ['CSSCTL_CONFIG_DIR', 'CSSCTL_CREDENTIAL_STORE', 'CSSCTL_BASE_URL', 'CSSCTL_WORKSPACE'];
+const PASSED_ON = [
+  'CSSCTL_CONFIG_DIR',
+  'CSSCTL_CREDENTIAL_STORE',
+  'CSSCTL_BASE_URL',
+  'CSSCTL_WORKSPACE',
+  'CSSCTL_IGNORE_FILE',
+];
+/** Paths, made absolute: the client starts the server in a folder of its own choosing. */
+const PATHS = new Set(['CSSCTL_CONFIG_DIR', 'CSSCTL_IGNORE_FILE']);
 
 /** Where each client reads its servers from (the hint after the block). */
 const WHERE: Record<McpClient, string> = {
@@ -45,7 +54,9 @@ export async function config(ctx: Context, opts: McpConfigOptions): Promise<Resu
   const env: Record<string, string> = {};
   for (const name of PASSED_ON) {
     const value = ctx.env[name];
-    if (value) env[name] = name === 'CSSCTL_CONFIG_DIR' ? resolve(ctx.configDir) : value;
+    if (value)
+      env[name] =
+        name === 'CSSCTL_CONFIG_DIR' ? resolve(ctx.configDir) : PATHS.has(name) ? resolve(value) : value;
   }
   const server = {
     ...(client === 'vscode' ? { type: 'stdio' } : {}),
