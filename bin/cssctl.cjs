@@ -226,9 +226,10 @@ function loadApartCached(name, files, env, save = true) {
   const module = { exports: {} };
   let own;
   const require = (id) =>
-    process.getBuiltinModule(id) ??
-    (own ??= process.getBuiltinModule('node:module').createRequire(path))(id);
-  script.runInThisContext().call(module.exports, module.exports, require, module, path, nodePath.dirname(path));
+    process.getBuiltinModule(id) ?? (own ??= process.getBuiltinModule('node:module').createRequire(path))(id);
+  script
+    .runInThisContext()
+    .call(module.exports, module.exports, require, module, path, nodePath.dirname(path));
   if (save && (!cachedData || script.cachedDataRejected))
     process.once('exit', () => saveCodeCache(script, cacheFile));
   return module.exports;
@@ -252,7 +253,11 @@ function codeCacheFile(source, env = process.env, name = 'cli') {
   const build = /^\/\*cssctl-build:(\w+)\*\//.exec(source)?.[1] ?? 'none';
   const flags = [...process.execArgv, env.NODE_OPTIONS ?? ''].join('\0');
   const flagsId = flags === '' ? 'default' : hash(flags);
-  return path.join(base, 'cssctl', `${name}-${build}-${process.versions.v8}-${process.arch}-${flagsId}.cache`);
+  return path.join(
+    base,
+    'cssctl',
+    `${name}-${build}-${process.versions.v8}-${process.arch}-${flagsId}.cache`,
+  );
 }
 
 /** A short, stable name for a string (FNV-1a; the built-in modules that hash cost more to load). */

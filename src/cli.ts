@@ -4,7 +4,6 @@ import type { Context } from './core/context.js';
 import { ProcessContext } from './core/process-context.js';
 import type { GlobalOptions } from './core/settings.js';
 import {
-  CliError,
   ExitCode,
   ExitError,
   InterruptedError,
