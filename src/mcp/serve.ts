@@ -26,6 +26,8 @@ export async function serve(root: Context & CallContexts, opts: ServeOptions): P
   const g = root.globals;
   if (g.output !== undefined || g.json || g.jq !== undefined)
     throw new UsageError('cssctl mcp speaks JSON-RPC on stdout: -o, --json and --jq do not apply to it');
+  // A --profile that names no profile would fail every call: exit 2 now, naming it, before any client waits.
+  root.requireProfile();
   const sdk = await import('./sdk.js');
   const calls = new ToolCalls(root, { allowWrite: opts.allowWrite === true, Ajv: sdk.Ajv });
   const server = new sdk.Server(

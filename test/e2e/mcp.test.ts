@@ -402,6 +402,18 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN && !/\.[cm]?js$/.test(CLI.at(-1)!)
   });
 });
 
+describe('what cssctl mcp refuses before it serves', () => {
+  it.each([
+    [['--profile', 'nope'], 'error: no profile named "nope" (--profile)'],
+    [['-o', 'table'], 'error: cssctl mcp speaks JSON-RPC on stdout: -o, --json and --jq do not apply to it'],
+  ])('%j: exit 2 with one line, nothing on stdout', async (args, line) => {
+    const res = await w.run(['mcp', ...args]);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr.split('\n')[0]).toContain(line);
+  });
+});
+
 describe('cssctl mcp config', () => {
   it.each([
     ['claude', 'mcpServers'],
