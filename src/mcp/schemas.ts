@@ -231,6 +231,7 @@ export const diffResult = page(
       required: [...DIFF_STATES],
       additionalProperties: false,
     },
+    base: stringOrNull,
   },
 );
 

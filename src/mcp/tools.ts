@@ -214,7 +214,7 @@ const summarizeTool: Tool<{ by: SummaryBy; scan_id?: string; severity?: Severity
 const diffTool: Tool<Paging & { base: string; head: string; state?: DiffState[]; severity?: Severity[] }> = {
   name: 'diff_findings',
   title: 'Compare two scans',
-  description: `Compares the findings of two scans by fingerprint: each of the head's findings is new, updated (another severity: previous_severity) or unchanged, and each of the base's that the head no longer has is fixed; a new one says why (new-rule, new-resource, ignore-expired, other). Reads every finding of both and returns the counts per state and one page of the compared findings (state and severity narrow the page, never the counts). base may be latest: the newest completed scan of the head's connection before it. ${UNTRUSTED}`,
+  description: `Compares the findings of two scans by fingerprint: each of the head's findings is new, updated (another severity: previous_severity) or unchanged, and each of the base's that the head no longer has is fixed; a new one says why (new-rule, new-resource, ignore-expired, other). Reads every finding of both and returns the counts per state and one page of the compared findings (state and severity narrow the page, never the counts). base may be latest: the newest completed scan of the head's connection before it; "base" in the result names the scan compared with, and is null when latest found none (every finding is then new). ${UNTRUSTED}`,
   inputSchema: S.objectOf(
     {
       base: S.baseRef,
@@ -238,8 +238,11 @@ const diffTool: Tool<Paging & { base: string; head: string; state?: DiffState[];
     // Every compared finding is read (the counts need them all); the page keeps its own.
     const p = await pageOf<Finding>(result, a, { skip: true });
     const outcome = await outcomeOf(result);
+    const data = outcome.data as { counts: Record<DiffState, number>; base: string | null };
     return {
-      counts: (outcome.data as { counts: Record<DiffState, number> }).counts,
+      counts: data.counts,
+      // What the head was compared with; null when base was latest and there was no earlier scan (all new).
+      base: data.base,
       total: p.total,
       findings: p.items.map((f) => ({ ...f })),
       ...p.position,

@@ -443,6 +443,7 @@ describe('read-only tools', () => {
     );
     expect(data).toMatchObject({
       counts: { new: 1, updated: 0, unchanged: 1, fixed: 1 },
+      base: 'scan scn_1',
       total: 3,
       limit: 1,
       offset: 1,
@@ -459,6 +460,25 @@ describe('read-only tools', () => {
       total: 1,
       next_offset: null,
       findings: [{ id: 'a2', state: 'fixed' }],
+    });
+  });
+});
+
+describe('diff_findings against latest with no earlier scan', () => {
+  it('says so: base null, every finding new', async () => {
+    const w = world([
+      json(scan({ scan_id: 'scn_2' })),
+      json({ total: 1, scans: [scan({ scan_id: 'scn_2' })], limit: 1000, offset: 0 }),
+      json({ total: 2, findings: [f('b1', 'high'), f('b2', 'low')], limit: 1000, offset: 0 }),
+    ]);
+    const data = structured(
+      'diff_findings',
+      await w.call('diff_findings', { base: 'latest', head: 'scn_2' }),
+    );
+    expect(data).toMatchObject({
+      base: null,
+      counts: { new: 2, updated: 0, unchanged: 0, fixed: 0 },
+      total: 2,
     });
   });
 });
