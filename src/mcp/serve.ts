@@ -4,7 +4,7 @@
 // SIGTERM (src/cli.ts aborts the context's signal), or when stdout's reader leaves; a tool that fails never
 // ends it.
 import type { CallContexts, Context } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
+import { CliError, UsageError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { ToolCalls, UnknownToolError } from './calls.js';
 import { LineTransport } from './stdio.js';
@@ -80,4 +80,7 @@ export async function serve(root: Context & CallContexts, opts: ServeOptions): P
   else root.signal.addEventListener('abort', stop, { once: true });
   await closed;
   root.signal.removeEventListener('abort', stop);
+  // A reader that left (EPIPE) ends the process quietly (src/cli.ts); any other write error is exit 1.
+  if (transport.failure)
+    throw new CliError(`cannot write to stdout: ${transport.failure.message}`, { cause: transport.failure });
 }

@@ -32,6 +32,8 @@ export class LineTransport implements Transport {
   /** A line too long to keep: its rest is skipped up to the next newline. */
   private skipping = false;
   private closed = false;
+  /** Why stdout could not be written, once it could not. */
+  failure?: Error;
 
   constructor(
     private readonly stdin: Readable,
@@ -141,7 +143,11 @@ export class LineTransport implements Transport {
       queueMicrotask(() => this.settle(m.id!));
     return new Promise((resolve) => {
       const ok = this.stdout.write(`${JSON.stringify(message)}\n`, (err) => {
-        if (err) this.onerror?.(err);
+        if (!err || this.failure) return;
+        // The protocol cannot be written (a full disk, a closed pipe): the server ends, saying why.
+        this.failure = err;
+        this.onerror?.(err);
+        void this.close();
       });
       if (ok) resolve();
       else this.stdout.once('drain', resolve);
