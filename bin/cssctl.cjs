@@ -114,11 +114,16 @@ function relaunch(args, { sea = false } = {}) {
 function loadCli({ cache = true, save = cache, env = process.env, files = distFiles, cachedData } = {}) {
   const path = files.path('cli.cjs');
   let cjsRequire;
-  // The files built apart from the bundle that it requires (config-writer.cjs, help-topics.cjs: scripts/build.mjs)
-  // come from the single executable's assets; the package has them in dist/ beside cli.cjs. (jq.cjs is loaded by
-  // jq's own thread, src/jq/engine.ts, from the same places.)
+  // The files built apart from the bundle that it requires (config-writer.cjs, help-topics.cjs, mcp.cjs:
+  // scripts/build.mjs) come from the single executable's assets; the package has them in dist/ beside cli.cjs.
+  // (jq.cjs is loaded by jq's own thread, src/jq/engine.ts, from the same places.) The MCP SDK (mcp.cjs) is
+  // compiled with a code cache of its own (loadApartCached).
   const apart = (id) =>
-    files.sea && /^\.\/(config-writer|help-topics)\.cjs$/.test(id) ? files.module(id.slice(2)) : undefined;
+    files.sea && /^\.\/(config-writer|help-topics|mcp)\.cjs$/.test(id)
+      ? files.module(id.slice(2))
+      : id === './mcp.cjs' && cache
+        ? loadApartCached('mcp.cjs', files, env, save)
+        : undefined;
   const require = (id) =>
     apart(id) ?? (cjsRequire ??= process.getBuiltinModule('node:module').createRequire(path))(id);
   if (process.argv.includes('--verbose') || env.CSSCTL_DEBUG === '1') {
@@ -179,16 +184,56 @@ function loadCli({ cache = true, save = cache, env = process.env, files = distFi
 }
 
 /**
+ * A file built apart from the CLI (dist/mcp.cjs, the MCP SDK: `cssctl mcp` only), compiled as the CLI is, with a
+ * code cache of its own beside the CLI's: most of its ~270 KB would otherwise be parsed and compiled on every
+ * start of the server, before it can answer `initialize` (`npm run bench`, "cssctl mcp: initialize"). Made by the
+ * first run, written when that process exits with what V8 compiled while it ran. Required plainly (require())
+ * when no cache folder can be had. Taking it out: drop the `./mcp.cjs` case of apart() in loadCli.
+ */
+function loadApartCached(name, files, env, save = true) {
+  const path = files.path(name);
+  const source = files.text(name);
+  const cacheFile = codeCacheFile(source, env, name.replace(/\.cjs$/, ''));
+  const nodePath = process.getBuiltinModule('node:path');
+  if (!cacheFile) return process.getBuiltinModule('node:module').createRequire(path)(path);
+  let cachedData;
+  try {
+    cachedData = process.getBuiltinModule('node:fs').readFileSync(cacheFile);
+  } catch {
+    // none yet: compiled from source, and saved at exit
+  }
+  const { Script } = process.getBuiltinModule('node:vm');
+  // What Node's CommonJS loader wraps a module in; the file has no other way to get require and module.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: path,
+    cachedData,
+  });
+  const module = { exports: {} };
+  let own;
+  const require = (id) =>
+    process.getBuiltinModule(id) ?? (own ??= process.getBuiltinModule('node:module').createRequire(path))(id);
+  script
+    .runInThisContext()
+    .call(module.exports, module.exports, require, module, path, nodePath.dirname(path));
+  if (save && (!cachedData || script.cachedDataRejected))
+    process.once('exit', () => saveCodeCache(script, cacheFile));
+  return module.exports;
+}
+
+/**
  * The single executable has no files beside it: under --verbose its bundle goes through Node's own CommonJS
  * loader all the same (node:vm scripts get no source maps), served from the executable's assets by a module
  * hook (module.registerHooks), with its source map inline as a data: URL so stack traces name the TypeScript
- * sources, and the files built apart from it (config-writer.cjs, jq.cjs) served the same way when it requires
- * them.
+ * sources, and the files built apart from it (config-writer.cjs, jq.cjs, mcp.cjs) served the same way when it
+ * requires them.
  */
 function serveAssets(files) {
   const { pathToFileURL } = process.getBuiltinModule('node:url');
   const served = new Map(
-    ['cli.cjs', 'config-writer.cjs', 'jq.cjs'].map((name) => [pathToFileURL(files.path(name)).href, name]),
+    ['cli.cjs', 'config-writer.cjs', 'jq.cjs', 'mcp.cjs'].map((name) => [
+      pathToFileURL(files.path(name)).href,
+      name,
+    ]),
   );
   const urlOf = (specifier, parentURL) => {
     if (specifier.startsWith('/')) return pathToFileURL(specifier).href;
@@ -228,7 +273,7 @@ function serveAssets(files) {
  * and lets an export's node (other flags) keep its own cache beside the one of other commands.
  * undefined: no usable folder (no HOME, a relative XDG_CACHE_HOME).
  */
-function codeCacheFile(source, env = process.env) {
+function codeCacheFile(source, env = process.env, name = 'cli') {
   const path = process.getBuiltinModule('node:path');
   let base = env.XDG_CACHE_HOME;
   if (!base || !path.isAbsolute(base)) {
@@ -239,7 +284,11 @@ function codeCacheFile(source, env = process.env) {
   const build = /^\/\*cssctl-build:(\w+)\*\//.exec(source)?.[1] ?? 'none';
   const flags = [...process.execArgv, env.NODE_OPTIONS ?? ''].join('\0');
   const flagsId = flags === '' ? 'default' : hash(flags);
-  return path.join(base, 'cssctl', `cli-${build}-${process.versions.v8}-${process.arch}-${flagsId}.cache`);
+  return path.join(
+    base,
+    'cssctl',
+    `${name}-${build}-${process.versions.v8}-${process.arch}-${flagsId}.cache`,
+  );
 }
 
 /** A short, stable name for a string (FNV-1a; the built-in modules that hash cost more to load). */

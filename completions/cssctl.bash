@@ -2,7 +2,7 @@
 
 __cssctl_spec() {
   case "$1" in
-    'cssctl') subs='login logout auth connections scans findings compliance webhooks api config version completion help' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl') subs='login logout auth connections scans findings compliance webhooks api config mcp version completion help' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl login') subs='' flags='--email --password-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--email --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl logout') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl auth') subs='status token switch refresh' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -41,9 +41,11 @@ __cssctl_spec() {
     'cssctl config unset') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl config profiles') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl config path') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl mcp') subs='config' flags='--allow-write --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl mcp config') subs='' flags='--client --allow-write --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--client --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl version') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl completion') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl help') subs='login logout auth connections scans findings compliance webhooks api config version completion exit-codes environment formats ignore-file' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help') subs='login logout auth connections scans findings compliance webhooks api config mcp version completion exit-codes environment formats ignore-file' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help login') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help logout') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help auth') subs='status token switch refresh' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -82,6 +84,8 @@ __cssctl_spec() {
     'cssctl help config unset') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help config profiles') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help config path') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help mcp') subs='config' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help mcp config') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help version') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help completion') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help exit-codes') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -105,6 +109,7 @@ __cssctl_canon() {
     'cssctl|webhooks') canon='webhooks' ;;
     'cssctl|api') canon='api' ;;
     'cssctl|config') canon='config' ;;
+    'cssctl|mcp') canon='mcp' ;;
     'cssctl|version') canon='version' ;;
     'cssctl|completion') canon='completion' ;;
     'cssctl|help') canon='help' ;;
@@ -136,6 +141,7 @@ __cssctl_canon() {
     'cssctl config|unset') canon='unset' ;;
     'cssctl config|profiles') canon='profiles' ;;
     'cssctl config|path') canon='path' ;;
+    'cssctl mcp|config') canon='config' ;;
     'cssctl help|login') canon='login' ;;
     'cssctl help|logout') canon='logout' ;;
     'cssctl help|auth') canon='auth' ;;
@@ -146,6 +152,7 @@ __cssctl_canon() {
     'cssctl help|webhooks') canon='webhooks' ;;
     'cssctl help|api') canon='api' ;;
     'cssctl help|config') canon='config' ;;
+    'cssctl help|mcp') canon='mcp' ;;
     'cssctl help|version') canon='version' ;;
     'cssctl help|completion') canon='completion' ;;
     'cssctl help|exit-codes') canon='exit-codes' ;;
@@ -180,6 +187,7 @@ __cssctl_canon() {
     'cssctl help config|unset') canon='unset' ;;
     'cssctl help config|profiles') canon='profiles' ;;
     'cssctl help config|path') canon='path' ;;
+    'cssctl help mcp|config') canon='config' ;;
   esac
 }
 
@@ -285,6 +293,11 @@ __cssctl_values() {
     'cssctl config profiles|--output'|'cssctl config profiles|-o') vals='table json ndjson csv' ;;
     'cssctl config path|--profile') dyn=profiles ;;
     'cssctl config path|--output'|'cssctl config path|-o') vals='table json ndjson csv' ;;
+    'cssctl mcp|--profile') dyn=profiles ;;
+    'cssctl mcp|--output'|'cssctl mcp|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl mcp config|--client') vals='claude vscode cursor' ;;
+    'cssctl mcp config|--profile') dyn=profiles ;;
+    'cssctl mcp config|--output'|'cssctl mcp config|-o') vals='json' ;;
     'cssctl version|--profile') dyn=profiles ;;
     'cssctl version|--output'|'cssctl version|-o') vals='table json ndjson csv' ;;
     'cssctl completion|--profile') dyn=profiles ;;
@@ -368,6 +381,10 @@ __cssctl_values() {
     'cssctl help config profiles|--output'|'cssctl help config profiles|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help config path|--profile') dyn=profiles ;;
     'cssctl help config path|--output'|'cssctl help config path|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help mcp|--profile') dyn=profiles ;;
+    'cssctl help mcp|--output'|'cssctl help mcp|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help mcp config|--profile') dyn=profiles ;;
+    'cssctl help mcp config|--output'|'cssctl help mcp config|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help version|--profile') dyn=profiles ;;
     'cssctl help version|--output'|'cssctl help version|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help completion|--profile') dyn=profiles ;;

@@ -12,7 +12,9 @@
 //   1b. Start-up of the installed package on Node 22, 24 and 26 (from the registry's node-<os>-<arch>).
 //   1c. What a user runs: the single executable (npm run build:exe first) and the installed package on the
 //      executable's own Node, side by side, a stored login against the sandbox, the bench's launch cost out.
-// Usage: npm run build && npm run bench [-- --runs 15 --findings 20000 --only startup|nodes|exe|exports|ratelimit|reports|ocsf|jq|html|baselines] (--reports-only = --only reports)
+//   7. The MCP server: `cssctl mcp` answering `initialize` against `node -e 0`, and summarize_findings over
+//      200,000 findings through the server against `findings summary`'s own peak RSS.
+// Usage: npm run build && npm run bench [-- --runs 15 --findings 20000 --only startup|nodes|exe|exports|ratelimit|reports|ocsf|jq|html|baselines|mcp] (--reports-only = --only reports)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -30,6 +32,7 @@ import {
 import { createServer } from 'node:net';
 import { cpus, homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -108,6 +111,88 @@ function timeCases(cases, runs, env, { stdout = 'ignore' } = {}) {
       if (r.status !== 0) throw new Error(`${command ?? 'node'} ${args.join(' ')} exited ${r.status}`);
     });
   return cases.map(([name], j) => [name, median(times[j])]);
+}
+
+/** JSON-RPC lines for `cssctl mcp`: initialize, initialized, then the given calls (ids 2, 3, …). */
+function mcpInput(calls = []) {
+  const msgs = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ...calls.map(([name, args], i) => ({
+      jsonrpc: '2.0',
+      id: i + 2,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    })),
+  ];
+  return msgs.map((m) => `${JSON.stringify(m)}\n`).join('');
+}
+
+/**
+ * Runs `cssctl mcp` (under /usr/bin/time when there is one) with `input` on a stdin kept open until the answer
+ * to request `lastId` arrives; then closes stdin (the server ends). Resolves to the ms until the first answer
+ * (initialize), the ms until the last one, the peak RSS (KiB) and stdout.
+ */
+function runMcp(env, input, lastId) {
+  const rssFile = join(work, 'rss-mcp');
+  rmSync(rssFile, { force: true });
+  const argv = [bin, 'mcp'];
+  const [cmd, args] = TIME
+    ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, ...argv]]
+    : [process.execPath, ['--import', join(root, 'scripts/bench-rss.mjs'), ...argv]];
+  return new Promise((resolve, reject) => {
+    const t = process.hrtime.bigint();
+    const ms = () => Number(process.hrtime.bigint() - t) / 1e6;
+    const child = spawn(cmd, args, {
+      env: { ...baseEnv, ...env, BENCH_RSS_FILE: rssFile },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    let first;
+    let last;
+    const timer = setTimeout(() => child.kill('SIGKILL'), CASE_TIMEOUT_MS);
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      first ??= out.includes('\n') ? ms() : undefined;
+      if (
+        last === undefined &&
+        out.split('\n').some((l) => l.includes(`"id":${lastId}}`) || l.includes(`"id":${lastId},`))
+      ) {
+        last = ms();
+        child.stdin.end();
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (last === undefined) return reject(new Error(`cssctl mcp exited ${code} before answering: ${out}`));
+      const rss = existsSync(rssFile) ? readFileSync(rssFile, 'utf8').trim().split('\n').pop() : '0';
+      resolve({ first, last, rssKiB: Number(rss), stdout: out });
+    });
+    child.stdin.write(input);
+  });
+}
+
+/** `node -e 0` and `cssctl mcp` answering initialize, interleaved run by run; the medians. */
+async function timeMcpInitialize(runs, env) {
+  const node = [];
+  const mcp = [];
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    spawnSync(process.execPath, ['-e', '0'], { env: baseEnv, stdio: 'ignore' });
+    node.push(Number(process.hrtime.bigint() - t) / 1e6);
+    mcp.push((await runMcp(env, mcpInput(), 1)).first);
+  }
+  return { node: median(node), mcp: median(mcp) };
 }
 
 function freePort() {
@@ -209,7 +294,11 @@ async function startup() {
       ['  bare GET, node:http', [bareRequest, 'http', `${url}/api/v1/connections`], req],
       ['  connections list, first run (writes the cache)', [bin, 'connections', 'list', '--json'], firstRun],
     ];
-    return timeCases(cases, RUNS, {});
+    const times = timeCases(cases, RUNS, {});
+    // `cssctl mcp` until it answers initialize (its first run, here, made the code caches).
+    await runMcp(req, mcpInput(), 1);
+    const mcp = await timeMcpInitialize(RUNS, req);
+    return { times, mcp };
   });
 }
 
@@ -657,7 +746,7 @@ async function reportJq() {
 }
 
 async function reportStartup() {
-  const s = await startup();
+  const { times: s, mcp } = await startup();
   const base = s[0][1];
   const ratio = (name) => s.find(([n]) => n === name)[1] / base;
   console.log(`\n1. Start-up, median of ${RUNS} interleaved runs, as a multiple of \`node -e 0\`:`);
@@ -684,6 +773,13 @@ async function reportStartup() {
       ` For scale: one GET with only the undici parts cssctl loads, compiled without a cache, is` +
       ` ${core.toFixed(2)}×; with node:http, ${http.toFixed(2)}×.` +
       ` --jq loads and compiles jq's WebAssembly on its own path: ${plus(jq - list)} over --json.`,
+  );
+  const mcpRatio = mcp.mcp / mcp.node;
+  row(
+    'cssctl mcp: initialize answered'.padEnd(44),
+    ms(mcp.mcp),
+    `${mcpRatio.toFixed(2)}×`.padStart(6),
+    `target ≤ 3.0× ${mark(mcpRatio <= 3.0)} (against node -e 0 of its own interleaved runs, ${ms(mcp.node).trim()})`,
   );
   console.log(
     `  Settings through conf: a command that writes config.json (config set) is ${plus(confSet - conf)} over` +
@@ -889,6 +985,53 @@ async function reportBaselines() {
   });
 }
 
+// ---- 7. the MCP server ---------------------------------------------------------------------------------
+/**
+ * summarize_findings by rule over LARGE findings through `cssctl mcp` (initialize, the call, stdin closed once it
+ * is answered) against `findings summary --by rule` reading the same findings: peak RSS, median of 3 each
+ * (target ≤ 1.15×: the server's SDK and the call's result hold next to nothing beside the read itself).
+ */
+async function reportMcp() {
+  console.log(
+    `\n7. The MCP server: summarize_findings (by rule) over ${LARGE.toLocaleString('en-US')} findings through` +
+      ' `cssctl mcp` against `findings summary --by rule`, peak RSS (target ≤ 1.15×):',
+  );
+  await withSandbox(
+    { SANDBOX_FINDINGS: String(LARGE), SANDBOX_RATE_LIMIT: '100000000' },
+    async (url, token) => {
+      const env = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: url, CSSCTL_WORKSPACE: 'acme' };
+      const cli = [];
+      const server = [];
+      for (let i = 0; i < 3; i++) {
+        cli.push(
+          runNode([bin, 'findings', 'summary', '--by', 'rule', '--json', '-q'], env, {
+            stdoutFile: 'ignore',
+          }),
+        );
+        const r = await runMcp(env, mcpInput([['summarize_findings', { by: 'rule' }]]), 2);
+        const total = JSON.parse(r.stdout.split('\n').find((l) => l.includes('"id":2')))?.result
+          ?.structuredContent?.total;
+        if (total !== LARGE)
+          throw new Error(`summarize_findings counted ${total}, not ${LARGE}: ${r.stdout.slice(0, 300)}`);
+        server.push({ rssKiB: r.rssKiB, wall: r.last });
+      }
+      const a = median(cli.map((r) => r.rssKiB));
+      const b = median(server.map((r) => r.rssKiB));
+      row(
+        'findings summary --by rule'.padEnd(38),
+        mib(a),
+        `${(median(cli.map((r) => r.wall)) / 1000).toFixed(2)} s`,
+      );
+      row(
+        'cssctl mcp: summarize_findings by rule'.padEnd(38),
+        mib(b),
+        `${(median(server.map((r) => r.wall)) / 1000).toFixed(2)} s (to the answer)`,
+      );
+      row(`server peak / command peak: ${(b / a).toFixed(2)}× (target ≤ 1.15×)`, mark(b / a <= 1.15));
+    },
+  );
+}
+
 try {
   const started = Date.now();
   console.log(`cssctl benchmark — ${machine()}`);
@@ -912,6 +1055,7 @@ try {
   // Only html's flat memory, beside ndjson (`npm run bench -- --only html`).
   if (only === 'html') await reportReports(['ndjson', 'html']);
   if (!only || only === 'baselines') await reportBaselines();
+  if (!only || only === 'mcp') await reportMcp();
   console.log(`\nBenchmark took ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 } finally {
   rmSync(work, { recursive: true, force: true });

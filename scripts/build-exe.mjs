@@ -187,6 +187,7 @@ export async function buildExe({ target = HOST } = {}) {
     'config-writer.cjs': join(dist, 'config-writer.cjs'),
     'jq.cjs': join(dist, 'jq.cjs'),
     'help-topics.cjs': join(dist, 'help-topics.cjs'),
+    'mcp.cjs': join(dist, 'mcp.cjs'),
     ...(withKeytar ? { 'keytar.node': keytar } : {}),
   };
   if (!withKeytar)

@@ -248,6 +248,21 @@ const helpTopicsApart = {
   },
 };
 
+/**
+ * The MCP SDK (`cssctl mcp` only, src/mcp/sdk.ts): the parts of @modelcontextprotocol/sdk the stdio server uses
+ * (its Server, the protocol's schemas, built on zod, and ajv for the tools' input schemas), bundled into a file
+ * of their own, dist/mcp.cjs, required only when `mcp` runs. The server's own code (src/mcp/) stays in the CLI's
+ * bundle, evaluated only then, so it shares the verbs and the core with every command.
+ */
+const mcpSdkApart = {
+  name: 'mcp-sdk-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (a) =>
+      /[\\/]src[\\/]mcp[\\/][^\\/]+$/.test(a.importer) ? { path: './mcp.cjs', external: true } : undefined,
+    );
+  },
+};
+
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const common = {
   bundle: true,
@@ -290,10 +305,10 @@ async function buildInto(stage) {
     entryPoints: { cli: 'src/cli.ts' },
     outExtension: { '.js': '.cjs' },
     // undiciParts first: its node:http2 stand-in wins over the lazy built-in.
-    plugins: [configWriterApart, jqApart, helpTopicsApart, undiciParts, lazyBuiltins],
+    plugins: [configWriterApart, jqApart, helpTopicsApart, mcpSdkApart, undiciParts, lazyBuiltins],
     // An import() of a bundled module is a lazy initialiser (a script compiled by node:vm has no loader for
-    // import()); the files kept apart (config-writer.cjs, help-topics.cjs) and keytar, in the keychain helper,
-    // are required.
+    // import()); the files kept apart (config-writer.cjs, help-topics.cjs, mcp.cjs) and keytar, in the keychain
+    // helper, are required (jq.cjs by jq's own thread).
     supported: { 'dynamic-import': false },
     // The bundle is one function expression, called at once when Node's CommonJS loader runs the file (and
     // --verbose does, for source maps); run as a script by node:vm it evaluates to the function, which
@@ -317,13 +332,14 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
     minifyWhitespace: true,
     minifySyntax: true,
   });
-  // The build id: the bundle's hash on its first line, which names its code cache (bin/cssctl.cjs codeCacheName).
-  {
-    const file = join(stage, 'cli.cjs');
+  // The build id: the bundle's hash on its first line, which names its code cache (bin/cssctl.cjs codeCacheFile).
+  const stampBuildId = (name) => {
+    const file = join(stage, name);
     const text = readFileSync(file, 'utf8');
     const id = createHash('sha256').update(text).digest('hex').slice(0, 16);
     writeFileSync(file, `/*cssctl-build:${id}*/${text}`);
-  }
+  };
+  stampBuildId('cli.cjs');
   // The bench's yardstick for one GET "with the undici parts cssctl loads" (scripts/bench/bare-request.mjs).
   await bundle({
     ...common,
@@ -355,6 +371,19 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
     outdir: dist,
     minify: true,
   });
+  const mcpBuild = await bundle({
+    ...common,
+    metafile: true,
+    format: 'cjs',
+    entryPoints: { mcp: 'src/mcp/sdk.ts' },
+    outExtension: { '.js': '.cjs' },
+    plugins: [lazyBuiltins],
+    banner: {},
+    outdir: dist,
+    minify: true,
+  });
+  // Compiled with a code cache of its own (bin/cssctl.cjs loadApartCached), named by this id.
+  stampBuildId('mcp.cjs');
   // The help topics' pages, inlined from docs/ (src/help/topics.ts names them).
   const docs = await import('./gen-docs.mjs');
   const helpTopicsBuild = await bundle({
@@ -391,6 +420,7 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
       configWriterBuild.metafile,
       jqBuild.metafile,
       helpTopicsBuild.metafile,
+      mcpBuild.metafile,
     ],
     root,
     join(stage, 'THIRD-PARTY-NOTICES.md'),

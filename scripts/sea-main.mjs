@@ -23,8 +23,9 @@ const assets = {
   path: (name) => path.join(path.dirname(process.execPath), name),
   text: (name) => sea.getAsset(name, 'utf8'),
   /**
-   * A CommonJS file built apart from the bundle (config-writer.cjs, help-topics.cjs; jq.cjs is loaded by jq's own
-   * thread, src/jq/engine.ts), compiled from its asset once, as Node's loader would run it: a function of what a CommonJS module is given (node:vm
+   * A CommonJS file built apart from the bundle (config-writer.cjs, help-topics.cjs, mcp.cjs; jq.cjs is loaded by
+   * jq's own thread, src/jq/engine.ts), compiled from its asset once, as Node's loader would run it: a function of
+   * what a CommonJS module is given (node:vm
    * compileFunction).
    */
   module: (name) => {

@@ -4,8 +4,6 @@ import type { Context } from './core/context.js';
 import { ProcessContext } from './core/process-context.js';
 import type { GlobalOptions } from './core/settings.js';
 import {
-  ApiError,
-  CliError,
   ExitCode,
   ExitError,
   InterruptedError,
@@ -16,7 +14,7 @@ import {
 } from './core/errors.js';
 import { IO, type Streams } from './core/io.js';
 import { isBrokenPipe } from './core/sink.js';
-import { terminalText } from './core/terminal-text.js';
+import { apiErrorOf, errorLine } from './core/error-line.js';
 import { registerCommands } from './commands/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { addExamples } from './commands/examples.js';
@@ -265,7 +263,7 @@ async function failed(err: unknown, io: IO, signal: AbortSignal, jsonErrors: boo
 export function reportError(io: IO, err: unknown, json: boolean): void {
   if (err instanceof SilentExit) return;
   const e = err instanceof Error ? err : new Error(String(err));
-  const api = e instanceof ApiError ? e : e.cause instanceof ApiError ? e.cause : undefined;
+  const api = apiErrorOf(e);
   if (json) {
     const payload = {
       error: {
@@ -280,35 +278,12 @@ export function reportError(io: IO, err: unknown, json: boolean): void {
     };
     io.writeErr(JSON.stringify(payload));
   } else {
-    const extras: string[] = [];
-    if (api) {
-      // A default detail ("service error (HTTP 502)") names the status already: once is enough.
-      if (!e.message.includes(`HTTP ${api.status}`)) extras.push(`HTTP ${api.status}`);
-      if (api.code) extras.push(`code ${api.code}`);
-      if (api.field) extras.push(`field ${api.field}`);
-      if (api.requestId) extras.push(`request ${api.requestId}`);
-    }
-    // Text from the service must not drive the terminal: control characters become spaces.
-    // Field errors are listed by name; when the detail only strings them together, they replace it.
-    const fields = api?.fieldErrors ?? [];
-    const list = fields.map((f) => (f.field ? `${f.field}: ${f.detail}` : f.detail)).join('; ');
-    const detailIsList =
-      api !== undefined && fields.length > 0 && fields.every((f) => api.detail.includes(f.detail));
-    let line = `${io.errColor.red('error:')} ${oneLine(detailIsList ? list : e.message)}`;
-    if (extras.length > 0 && e instanceof ApiError) line += ` (${oneLine(extras.join(', '))})`;
-    if (fields.length > 0 && !detailIsList) line += ` — ${oneLine(list)}`;
-    const hint = e instanceof CliError ? e.hint : undefined;
-    if (hint) line += io.errColor.dim(` (${hint})`);
-    io.writeErr(line);
+    io.writeErr(errorLine(e, { red: (t) => io.errColor.red(t), dim: (t) => io.errColor.dim(t) }));
   }
   if (io.verbose) {
     // The error and the chain of causes behind it (a network error's undici cause, say).
     for (let c: unknown = e; c instanceof Error; c = c.cause) if (c.stack) io.writeErr(c.stack);
   }
-}
-
-function oneLine(text: string): string {
-  return terminalText(text);
 }
 
 /** Two arrivals of a signal closer than this are one (see onInterrupt). */

@@ -3,19 +3,20 @@
 // its result; render() writes it; its outcome becomes the exit code here (outcomeError), nowhere else.
 import type { Command } from 'commander';
 import { completionOf } from '../completion/meta.js';
-import type { Verb, Wire } from '../commands/shared/action.js';
+import type { FrontEnd, Verb, Wire } from '../commands/shared/action.js';
 import { commandPath } from '../commands/shared/action.js';
-import type { Context } from '../core/context.js';
+import type { CallContexts, Context } from '../core/context.js';
 import { OUTPUT_FORMATS } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
 import { LIST_OFFER, unofferedFormat, type Offer } from '../core/output/offer.js';
 import { jqOptions } from '../jq/flags.js';
 import { outcomeError, render } from './render.js';
 
-export type MakeContext = (cmd: Command) => Context;
+export type MakeContext = (cmd: Command) => Context & CallContexts;
 
 export function wireVerbs(makeContext: MakeContext): Wire {
-  return <O>(load: () => Promise<Verb<O>>, given?: Offer) =>
+  const verbs =
+    <O>(load: () => Promise<Verb<O>>, given?: Offer) =>
     async (...params: unknown[]): Promise<void> => {
       const cmd = params[params.length - 1] as Command;
       const ctx = makeContext(cmd);
@@ -64,4 +65,15 @@ export function wireVerbs(makeContext: MakeContext): Wire {
       await stage?.end(failure ? { gate: false } : undefined);
       if (failure) throw failure;
     };
+  return Object.assign(verbs, {
+    // `cssctl mcp`: the MCP server (src/mcp/serve.ts) with this command's context, until its client leaves or
+    // SIGINT/SIGTERM; loaded only here, so no other command loads a byte of it.
+    frontEnd:
+      (name: FrontEnd) =>
+      async (...params: unknown[]): Promise<void> => {
+        const cmd = params[params.length - 1] as Command;
+        const ctx = makeContext(cmd);
+        if (name === 'mcp') await (await import('../mcp/serve.js')).serve(ctx, cmd.opts());
+      },
+  });
 }

@@ -109,6 +109,12 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'cssctl webhooks replay ./deliveries --to http://127.0.0.1:3000/hooks',
     'cssctl webhooks replay ./deliveries/20261125T084100.123Z-scan.completed-4aecf01f.json --to http://127.0.0.1:3000/hooks --resign',
   ],
+  mcp: ['cssctl mcp config --client claude', 'cssctl mcp', 'cssctl mcp --allow-write --profile prod'],
+  'mcp config': [
+    'cssctl mcp config --client claude',
+    'cssctl mcp config --client vscode --profile prod',
+    'cssctl mcp config --client cursor --allow-write',
+  ],
   version: ['cssctl version', 'cssctl version --json'],
   'config list': ['cssctl config list', 'cssctl config list --profile staging'],
   'config get': ['cssctl config get workspace', 'cssctl config get base_url --profile staging'],

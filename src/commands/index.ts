@@ -9,6 +9,7 @@ import { registerScans } from './scans/index.js';
 import { registerWebhooks } from './webhooks/index.js';
 import { registerCompliance } from './compliance/index.js';
 import { registerVersion } from './version/index.js';
+import { registerMcp } from './mcp/index.js';
 
 type Register = (program: Command, wire: Wire) => void;
 
@@ -22,6 +23,7 @@ const REGISTRARS: [words: string[], register: Register][] = [
   [['webhooks'], registerWebhooks],
   [['api'], registerApi],
   [['config'], registerConfig],
+  [['mcp'], registerMcp],
   [['version'], registerVersion],
 ];
 

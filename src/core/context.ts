@@ -57,3 +57,23 @@ export interface Context {
   /** The API client for a login, whose base URL and workspace may come from the prompt. */
   loginClient(baseUrl: string, workspace: string | undefined): Promise<ApiClient>;
 }
+
+/** What one call of a long-lived front end brings of its own (ProcessContext.forCall). */
+export interface CallInit {
+  /** The call's messages: never the process's stdout (the MCP server's stdout is JSON-RPC). */
+  io: IO;
+  /** Aborted when the call is cancelled; the process's own signal (SIGINT, SIGTERM) stops it too. */
+  signal: AbortSignal;
+  /** The command line the call stands for (`scans wait scn_1`), for the resume commands in its messages. */
+  argv?: string[];
+  /** Global options of this call over the process's (the MCP server asks every verb for -o json). */
+  globals?: Partial<GlobalOptions>;
+}
+
+/**
+ * A context that makes one context per call of a long-lived front end (the MCP server), sharing its session and
+ * rate-limit budget with every call (src/core/process-context.ts).
+ */
+export interface CallContexts {
+  forCall(init: CallInit): Context;
+}

@@ -93,6 +93,24 @@ export interface PageInfo {
 }
 
 /**
+ * Where a single page ended: how many items it read (`shown`, plus those a stage left out: accepted risks), and
+ * the offset of the next page while the list goes on — undefined on the last page. The table's hint and the MCP
+ * server's `next_offset` both come from here. With no total (a service that does not say), a page as long as
+ * `limit` may have a next one, when `limit` is given.
+ */
+export function pageEnd(
+  page: PageInfo | undefined,
+  shown: number,
+  left?: LeftOut,
+  limit?: number,
+): { read: number; next?: number } {
+  const read = shown + (left?.count ?? 0);
+  const offset = page?.offset ?? 0;
+  if (page?.total !== undefined) return offset + read < page.total ? { read, next: offset + read } : { read };
+  return limit !== undefined && read > 0 && read >= limit ? { read, next: offset + read } : { read };
+}
+
+/**
  * One output format, fed the command's item stream one item at a time (cli-contract.md §3). A format is one
  * file exporting a FormatterFactory; a command only says which formats it offers.
  */

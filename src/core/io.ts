@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CliError } from './errors.js';
-import type { ProgressLine } from './progress.js';
+import type { Progress } from './progress.js';
 import { OutputSink, type OutputFilter } from './sink.js';
 import { terminalText } from './terminal-text.js';
 
@@ -51,8 +51,8 @@ export class IO {
   readonly color: ChalkInstance;
   /** Colour for messages on stderr. */
   readonly errColor: ChalkInstance;
-  /** The progress line of a long read (src/core/progress.ts), once one was made. */
-  progress?: ProgressLine;
+  /** The progress line of a long read (src/core/progress.ts), once one was made, or a front end's own report. */
+  progress?: Progress;
   private readonly secrets = new Set<string>();
   private readonly sink: OutputSink;
 

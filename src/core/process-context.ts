@@ -7,13 +7,13 @@ import {
   type OutputFormat,
   type RawProfile,
 } from './config.js';
-import type { Context, ProfileSource } from './context.js';
+import type { CallContexts, CallInit, Context, ProfileSource } from './context.js';
 import { Credentials, parseStoreMode } from './credentials.js';
 import { CliError, UsageError } from './errors.js';
 import { ApiClient } from './http/client.js';
 import { createPlainSender, type PlainSend } from './http/plain.js';
 import { Session, envToken, type TokenResponse } from './http/session.js';
-import { httpStack } from './http/stack.js';
+import { httpStack, sharedHttp, type SharedHttp } from './http/stack.js';
 import type { Send } from './http/types.js';
 import type { IO } from './io.js';
 import { withFileLock } from './lock.js';
@@ -37,13 +37,117 @@ export interface ContextInit {
   transport?: Send;
   /** Connects the keychain in place of keytar (tests). */
   connectKeychain?: ConstructorParameters<typeof Credentials>[3];
+  /** What this context shares with the other calls of a long-lived front end (forCall below). */
+  shared?: SharedServices;
+}
+
+/**
+ * What the calls of one long-lived front end share (the MCP server: every tool call is a context of its own,
+ * ProcessContext.forCall). One credential store; one session per profile and service, so overlapping calls
+ * refresh once (Session's in-process promise, and the cross-process lock as ever); one HTTP transport and one set
+ * of rate-limit windows, so overlapping calls spend one budget. What stays a call's own: its IO, its signal,
+ * its retries and rate-limit waits and its --max-wait, and config.json, read afresh by every call — a `cssctl
+ * login` or `config set` in a terminal is seen by the next tool call, without restarting the server.
+ */
+export class SharedServices {
+  private credentialsInstance?: Credentials;
+  private readonly sessions = new Map<string, Session>();
+  private http?: SharedHttp;
+
+  constructor(
+    private readonly root: {
+      io: IO;
+      env: NodeJS.ProcessEnv;
+      signal: AbortSignal;
+      clock: Clock;
+      configDir: string;
+      transport?: Send;
+      connectKeychain?: ContextInit['connectKeychain'];
+    },
+  ) {}
+
+  credentials(): Credentials {
+    const r = this.root;
+    this.credentialsInstance ??= new Credentials(
+      parseStoreMode(r.env.CSSCTL_CREDENTIAL_STORE),
+      r.configDir,
+      r.env,
+      r.connectKeychain,
+      { warn: (m) => r.io.warn(m), signal: r.signal },
+    );
+    return this.credentialsInstance;
+  }
+
+  /** The transport and rate-limit windows every call's stack goes over (made by the first call that sends). */
+  httpFor(s: Settings): SharedHttp {
+    this.http ??= sharedHttp({
+      configDir: this.root.configDir,
+      clock: this.root.clock,
+      timeoutMs: s.timeoutMs,
+      transport: this.root.transport,
+    });
+    return this.http;
+  }
+
+  /**
+   * The session of a profile on a service, made once for every call that uses it. A refresh belongs to no call
+   * (a call cancelled while it runs must not fail it for the others): it goes down a stack of its own over the
+   * shared transport and windows, told to stop only when the process is.
+   */
+  session(profile: string, s: Settings, profileBaseUrl: () => string | undefined): Session {
+    const key = `${profile}\0${s.baseUrl ?? ''}`;
+    let session = this.sessions.get(key);
+    if (!session) {
+      const r = this.root;
+      session = new Session({
+        profile,
+        credentials: this.credentials(),
+        clock: r.clock,
+        envToken: envToken(r.env.CSSCTL_TOKEN),
+        refresh: (refreshToken, deadline) =>
+          new ApiClient({
+            baseUrl: s.baseUrl,
+            workspace: s.workspace,
+            send: httpStack({
+              io: r.io,
+              env: r.env,
+              clock: r.clock,
+              configDir: r.configDir,
+              timeoutMs: s.timeoutMs,
+              maxWaitMs: s.maxWaitMs,
+              ...this.httpFor(s),
+            }),
+            session: () => Promise.resolve(session!),
+            signal: r.signal,
+          }).request<TokenResponse>({
+            method: 'POST',
+            path: '/auth/refresh',
+            body: { refresh_token: refreshToken },
+            auth: false,
+            deadline,
+          }),
+        lock: (fn) =>
+          withFileLock(r.configDir, `refresh-${profile}`, fn, (path) =>
+            r.io.notice(
+              `waiting for another cssctl process to finish refreshing the session (lock ${path}; taken over after 15 s if stale)`,
+            ),
+          ),
+        // Every call's IO redacts through the root's (src/mcp/call-io.ts): one set of secrets.
+        onSecret: (secret) => r.io.addSecret(secret),
+        baseUrl: () => s.baseUrl,
+        profileBaseUrl,
+      });
+      this.sessions.set(key, session);
+    }
+    return session;
+  }
 }
 
 /**
  * Everything a command needs, built lazily so a command pays only for what it uses. Nothing here is a
  * module-level singleton: tests build a Context with their own streams, env and clock.
  */
-export class ProcessContext implements Context {
+export class ProcessContext implements Context, CallContexts {
   readonly io: IO;
   readonly env: NodeJS.ProcessEnv;
   readonly globals: GlobalOptions;
@@ -65,10 +169,14 @@ export class ProcessContext implements Context {
   private plainPromise?: Promise<PlainSend>;
   private readonly transport?: Send;
   private readonly connectKeychain?: ContextInit['connectKeychain'];
+  private readonly shared?: SharedServices;
+  /** What the calls made with forCall share, made by the first of them. */
+  private sharedForCalls?: SharedServices;
 
   constructor(init: ContextInit) {
     this.transport = init.transport;
     this.connectKeychain = init.connectKeychain;
+    this.shared = init.shared;
     this.io = init.io;
     this.env = init.env;
     this.globals = init.globals;
@@ -225,6 +333,7 @@ export class ProcessContext implements Context {
   }
 
   credentials(): Credentials {
+    if (this.shared) return this.shared.credentials();
     this.credentialsInstance ??= new Credentials(
       parseStoreMode(this.env.CSSCTL_CREDENTIAL_STORE),
       this.configDir,
@@ -237,6 +346,15 @@ export class ProcessContext implements Context {
 
   session(): Promise<Session> {
     if (!this.sessionPromise) this.requireProfile();
+    if (this.shared) {
+      const shared = this.shared;
+      this.sessionPromise ??= this.settings().then((s) =>
+        shared.session(this.profileName, s, () =>
+          s.sources.base_url === 'profile' ? s.baseUrl : this.profileBaseUrl(),
+        ),
+      );
+      return this.sessionPromise;
+    }
     this.sessionPromise ??= Promise.resolve(
       new Session({
         profile: this.profileName,
@@ -277,7 +395,7 @@ export class ProcessContext implements Context {
       configDir: this.configDir,
       timeoutMs: s.timeoutMs,
       maxWaitMs: s.maxWaitMs,
-      transport: this.transport,
+      ...(this.shared ? this.shared.httpFor(s) : { transport: this.transport }),
     });
     return this.sendInstance;
   }
@@ -318,6 +436,35 @@ export class ProcessContext implements Context {
       send: this.httpStack(s),
       session: () => this.session(),
       signal: this.signal,
+    });
+  }
+
+  /**
+   * A context for one call of a long-lived front end (the MCP server runs each tool call in one). The call has
+   * its own IO, signal (aborted by the call's cancellation or by this context's signal), argv and globals, reads
+   * config.json afresh, and shares with every other call made here the credential store, the session (one refresh
+   * at a time), the HTTP transport and the rate-limit windows (SharedServices).
+   */
+  forCall(init: CallInit): ProcessContext {
+    this.sharedForCalls ??= new SharedServices({
+      io: this.io,
+      env: this.env,
+      signal: this.signal,
+      clock: this.clock,
+      configDir: this.configDir,
+      transport: this.transport,
+      connectKeychain: this.connectKeychain,
+    });
+    return new ProcessContext({
+      io: init.io,
+      env: this.env,
+      globals: { ...this.globals, ...init.globals },
+      signal: AbortSignal.any([this.signal, init.signal]),
+      clock: this.clock,
+      argv: init.argv ?? [],
+      transport: this.transport,
+      connectKeychain: this.connectKeychain,
+      shared: this.sharedForCalls,
     });
   }
 }

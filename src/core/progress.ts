@@ -4,12 +4,32 @@
 // Anything else written to stderr clears it first (IO.writeErr); it is gone when the command ends.
 import type { ChalkInstance } from 'chalk';
 
+/**
+ * How a read of many pages says how far it got, and a rate-limit wait how long it waits: the terminal's progress
+ * line (ProgressLine, below), or a front end's own report (the MCP server's notifications/progress), which it
+ * sets as its IO's `progress` before the verb runs.
+ */
+export interface Progress {
+  /** A new read (one paginator): its own label, count and rate. */
+  begin(label: string, startRead: number): void;
+  /** `read` items of `total` (undefined when the service does not say). */
+  update(read: number, total: number | undefined): void;
+  /** A rate-limit wait of `ms`. */
+  wait(ms: number): void;
+  /** Whether a read is under way (a rate-limit wait is then reported here). */
+  readonly active: boolean;
+  /** Takes the line off the screen before another message (a report that draws nothing does nothing). */
+  clear(): void;
+  /** The read is over. */
+  end(): void;
+}
+
 /** What a progress line needs of the IO that shows it (src/core/io.ts; kept apart so that io.ts alone imports). */
 export interface ProgressTerminal {
   readonly stderr: { write(text: string): unknown; columns?: number };
   readonly spinnersEnabled: boolean;
   readonly errColor: ChalkInstance;
-  progress?: ProgressLine;
+  progress?: Progress;
 }
 
 /** Redraws at most this often (a countdown redraws each second). */
@@ -35,7 +55,7 @@ export function progressAllowed(io: ProgressTerminal): boolean {
   return io.spinnersEnabled && cols >= 20;
 }
 
-export class ProgressLine {
+export class ProgressLine implements Progress {
   private label = 'items';
   private read = 0;
   private total?: number;
@@ -156,10 +176,13 @@ function duration(seconds: number): string {
 }
 
 /**
- * The progress line of this IO, made on first use; undefined when the terminal may not show one. A paginator
- * reports through it; the rate limiter shows its waits on it while a read is under way.
+ * The progress line of this IO, made on first use; undefined when the terminal may not show one — or the front
+ * end's own report, when it gave one. A paginator reports through it; the rate limiter shows its waits on it
+ * while a read is under way.
  */
-export function progressOf(io: ProgressTerminal): ProgressLine | undefined {
+export function progressOf(io: ProgressTerminal): Progress | undefined {
+  // A front end that reports progress its own way set it up front; it is not a terminal's line to check.
+  if (io.progress !== undefined && !(io.progress instanceof ProgressLine)) return io.progress;
   if (!progressAllowed(io)) return undefined;
   io.progress ??= new ProgressLine(io);
   return io.progress;

@@ -63,6 +63,7 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)(
           'dist/help-topics.cjs',
           'dist/jq.cjs',
           'dist/keychain-worker.js',
+          'dist/mcp.cjs',
           'package.json',
           ...completions,
           ...(pkg.man as string[]),
@@ -92,12 +93,14 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)(
         'ora',
         'proper-lockfile',
         '@inquirer/core',
-        // bundled apart: dist/config-writer.cjs, dist/jq.cjs and dist/help-topics.cjs
+        // bundled apart: dist/config-writer.cjs, dist/jq.cjs, dist/help-topics.cjs and dist/mcp.cjs
         'marked',
         'conf',
         'ajv',
         'jq-wasm',
         'yaml',
+        '@modelcontextprotocol/sdk',
+        'zod',
       ])
         expect(notices).toMatch(new RegExp(`^## ${name.replace('/', '\\/')} \\d`, 'm'));
       expect(notices).toContain('Permission is hereby granted');
@@ -154,6 +157,39 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)(
         expect(JSON.parse(here.stdout)).toEqual(list);
         // A help topic, from the text the package carries.
         expect(await run(['help', 'exit-codes'])).toMatch(/^8 +rate limited past --max-wait \(429\)/m);
+        // The MCP server, with the SDK the package carries (dist/mcp.cjs): a tool call answered over stdio.
+        const mcp = await run(
+          ['mcp'],
+          [
+            {
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'initialize',
+              params: {
+                protocolVersion: '2025-06-18',
+                capabilities: {},
+                clientInfo: { name: 't', version: '1' },
+              },
+            },
+            { jsonrpc: '2.0', method: 'notifications/initialized' },
+            {
+              jsonrpc: '2.0',
+              id: 2,
+              method: 'tools/call',
+              params: { name: 'list_connections', arguments: {} },
+            },
+          ]
+            .map((m) => `${JSON.stringify(m)}\n`)
+            .join(''),
+        );
+        const answers = mcp
+          .trim()
+          .split('\n')
+          .map(
+            (l) =>
+              JSON.parse(l) as { id: number; result: { structuredContent?: { connections: unknown[] } } },
+          );
+        expect(answers.find((a) => a.id === 2)?.result.structuredContent?.connections).toEqual(list);
         rmSync(elsewhere, { recursive: true, force: true });
       } finally {
         await world.close();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { onTestFinished } from 'vitest';
-import type { Context } from '../../src/core/context.js';
+import type { CallContexts, CallInit, Context } from '../../src/core/context.js';
 import type { ConfigStore, OutputFormat } from '../../src/core/config.js';
 import { KeychainStore, type Credentials, type Tokens } from '../../src/core/credentials.js';
 import type { ApiClient } from '../../src/core/http/client.js';
@@ -72,7 +72,7 @@ export function memoryKeychain(opts: { failWith?: string } = {}): {
   return { connect: async () => new KeychainStore(keytar), entries };
 }
 
-export class FakeContext implements Context {
+export class FakeContext implements Context, CallContexts {
   readonly stdout: Collect;
   readonly stderr: Collect;
   readonly clock = new FakeClock();
@@ -218,5 +218,9 @@ export class FakeContext implements Context {
   }
   loginClient(baseUrl: string, workspace: string | undefined): Promise<ApiClient> {
     return this.inner.loginClient(baseUrl, workspace);
+  }
+  /** A call's context over this one's session and rate-limit windows, as the MCP server makes one per tool call. */
+  forCall(init: CallInit): Context {
+    return this.inner.forCall(init);
   }
 }

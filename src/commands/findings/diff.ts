@@ -86,7 +86,8 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
           subject: headScan ? `scan ${headScan.scan_id}` : describeRef(headRef),
           what: 'new or raised findings',
         },
-        data: { counts: { ...result.counts.n } },
+        // What the head was compared with (`scan scn_1`, a file), or null when `latest` found no earlier scan.
+        data: { counts: { ...result.counts.n }, base: base.label ?? null },
       };
     },
   };

@@ -10,10 +10,18 @@ export type { Verb } from '../../report/result.js';
  * it. `load` imports the verb's module only when the command runs, so start-up loads nothing but the command
  * tree; `offer` is the formats the command offers (-o), checked before the verb can send anything.
  */
-export type Wire = <O>(
-  load: () => Promise<Verb<O>>,
-  offer?: Offer,
-) => (...params: unknown[]) => Promise<void>;
+export type Wire = (<O>(load: () => Promise<Verb<O>>, offer?: Offer) => Action) & {
+  /**
+   * A command that is a front end of its own, run in the terminal's place (`cssctl mcp`: the MCP server over
+   * stdio). Commands sit below the front ends, so they name it; the front end that built the tree starts it.
+   */
+  frontEnd(name: FrontEnd): Action;
+};
+
+export type Action = (...params: unknown[]) => Promise<void>;
+
+/** The front ends a command can start: `mcp` (src/mcp/). */
+export type FrontEnd = 'mcp';
 
 /** "findings list", for messages. */
 export function commandPath(cmd: Command): string {

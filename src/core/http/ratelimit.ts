@@ -27,6 +27,11 @@ export interface RateLimiterOptions {
   onWait?: (info: { waitMs: number; reason: 'limit-reached' | '429'; url: string }) => void;
   /** Shares exhausted windows with the next cssctl process (see ExhaustedWindows). */
   shared?: ExhaustedWindows;
+  /**
+   * The windows to count against, when several limiters share them (the MCP server: one budget for every tool
+   * call, each call with its own --max-wait and its own waits). Default: windows of this limiter's own.
+   */
+  windows?: RateWindows;
 }
 
 /**
@@ -67,20 +72,41 @@ export function windowsOf(req: Pick<HttpRequest, 'method' | 'url' | 'headers'>):
 }
 
 /**
+ * What the service said of its windows (X-RateLimit-*), by window, and the requests in flight against each: one
+ * budget. A command has its own; a long-lived front end (the MCP server) gives one to every tool call's limiter,
+ * so overlapping calls take turns within the workspace's limit instead of each spending it as if alone.
+ */
+export class RateWindows {
+  readonly buckets = new Map<string, BucketState>();
+  readonly inFlight = new Map<string, number>();
+  sharedLoaded = false;
+
+  constructor(readonly shared?: ExhaustedWindows) {}
+}
+
+/**
  * Reads X-RateLimit-* from every answer; waits until Reset before a request whose bucket has nothing left,
  * and on 429 waits until Reset (or Retry-After, whichever is later; 60 s when neither) plus up to 1 s of
  * jitter before trying again. Never sends early; never waits past --max-wait in total.
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, BucketState>();
+  private readonly buckets: Map<string, BucketState>;
   /** Requests sent and not yet answered, by bucket (an export keeps two in flight). */
-  private readonly inFlight = new Map<string, number>();
-  /** The wait under way for a bucket: a second request held by the same window waits with the first. */
+  private readonly inFlight: Map<string, number>;
+  /**
+   * The wait under way for a bucket: a second request of this limiter held by the same window waits with the
+   * first. Kept per limiter, not with shared windows: a wait listens to its own command's signal and counts
+   * against its own --max-wait, so one cancelled tool call never ends another's wait.
+   */
   private readonly waits = new Map<string, Promise<void>>();
   private waitedMs = 0;
-  private sharedLoaded = false;
+  private readonly windows: RateWindows;
 
-  constructor(private readonly opts: RateLimiterOptions) {}
+  constructor(private readonly opts: RateLimiterOptions) {
+    this.windows = opts.windows ?? new RateWindows(opts.shared);
+    this.buckets = this.windows.buckets;
+    this.inFlight = this.windows.inFlight;
+  }
 
   /**
    * The layer works out which window a request counts against from the request itself (its service, its
@@ -118,10 +144,11 @@ export class RateLimiter {
 
   /** Windows an earlier cssctl process saw exhausted, read once before the first request. */
   private loadShared(): void {
-    if (this.sharedLoaded || !this.opts.shared) return;
-    this.sharedLoaded = true;
+    const shared = this.windows.shared;
+    if (this.windows.sharedLoaded || !shared) return;
+    this.windows.sharedLoaded = true;
     const now = this.opts.clock.now();
-    for (const [k, resetAt] of Object.entries(this.opts.shared.load())) {
+    for (const [k, resetAt] of Object.entries(shared.load())) {
       if (resetAt > now && resetAt - now <= MAX_RESET_AHEAD_MS && !this.buckets.has(k)) {
         this.buckets.set(k, { remaining: 0, resetAt, from: 'shared' });
       }
@@ -192,7 +219,7 @@ export class RateLimiter {
     this.buckets.set(key, state);
     // Only a window the service itself says is spent is remembered for the next cssctl process: what this
     // process still has in flight may already be counted in the answer.
-    if (res.status === 429 || remaining <= 0) this.opts.shared?.save(key, state.resetAt);
+    if (res.status === 429 || remaining <= 0) this.windows.shared?.save(key, state.resetAt);
   }
 
   private waitAfter429(res: HttpResponse): number {

@@ -3,7 +3,7 @@ import { formatWait } from '../durations.js';
 import type { IO } from '../io.js';
 import { fileExhaustedWindows } from '../ratelimit-state.js';
 import { withLogging } from './log.js';
-import { RateLimiter } from './ratelimit.js';
+import { RateLimiter, RateWindows } from './ratelimit.js';
 import { withRetry } from './retry.js';
 import { createTransport } from './transport.js';
 import type { Send } from './types.js';
@@ -19,6 +19,27 @@ export interface StackOptions {
   maxWaitMs: number;
   /** The layer under the verbose log (default: undici). */
   transport?: Send;
+  /**
+   * The rate-limit windows to count against (default: this stack's own). A long-lived front end gives every
+   * call's stack the same ones (sharedHttp): one budget, while retries, waits and --max-wait stay the call's.
+   */
+  windows?: RateWindows;
+}
+
+/** What the stacks of several calls share: one transport (its connections) and one set of rate-limit windows. */
+export interface SharedHttp {
+  transport: Send;
+  windows: RateWindows;
+}
+
+/** The transport and the windows for stacks that share them (the MCP server's tool calls). */
+export function sharedHttp(
+  o: Pick<StackOptions, 'configDir' | 'clock' | 'timeoutMs' | 'transport'>,
+): SharedHttp {
+  return {
+    transport: o.transport ?? createTransport({ timeoutMs: o.timeoutMs, clock: o.clock }),
+    windows: new RateWindows(fileExhaustedWindows(o.configDir, () => o.clock.now())),
+  };
 }
 
 /**
@@ -30,7 +51,9 @@ export function httpStack(o: StackOptions): Send {
   const limiter = new RateLimiter({
     clock,
     maxWaitMs: o.maxWaitMs,
-    shared: fileExhaustedWindows(o.configDir, () => clock.now()),
+    ...(o.windows
+      ? { windows: o.windows }
+      : { shared: fileExhaustedWindows(o.configDir, () => clock.now()) }),
     onWait: ({ waitMs, reason }) => {
       // During a long read the wait is a countdown on its progress line (src/core/progress.ts).
       if (io.progress?.active) return io.progress.wait(waitMs);

@@ -1,4 +1,4 @@
-import type { Column, Formatter, FormatterContext } from '../format.js';
+import { pageEnd, type Column, type Formatter, type FormatterContext } from '../format.js';
 import type { IO } from '../io.js';
 import { terminalText } from '../terminal-text.js';
 import { cellText, valueText } from './cells.js';
@@ -223,10 +223,10 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
         return;
       }
       const page = await ctx.page?.();
-      const read = count + (left?.count ?? 0);
-      if (page?.total !== undefined && page.offset + read < page.total) {
+      const { read, next: nextOffset } = pageEnd(page, count, left);
+      if (page?.total !== undefined && nextOffset !== undefined) {
         const fmt = (n: number) => n.toLocaleString('en-US');
-        const next = page.next ?? `--offset ${page.offset + read}`;
+        const next = page.next ?? `--offset ${nextOffset}`;
         const range = `${fmt(page.offset + 1)}–${fmt(page.offset + read)} of ${fmt(page.total)}`;
         io.hint(
           left
