@@ -140,6 +140,19 @@ export const page = (items: string, item: Schema, more: Record<string, Schema> =
   additionalProperties: false,
 });
 
+/**
+ * `cssctl compliance -o json`: the service's object as it is — at least `score` (0–100), and `threshold` and the
+ * time it was computed where the service gives them; any other field it sends is kept.
+ */
+export const compliance: Schema = {
+  type: 'object',
+  properties: {
+    score: { type: 'number', minimum: 0, maximum: 100 },
+    threshold: { type: 'number', minimum: 0, maximum: 100 },
+  },
+  required: ['score'],
+};
+
 export const authStatus: Schema = {
   type: 'object',
   properties: {

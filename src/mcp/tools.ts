@@ -5,6 +5,7 @@
 // verbs' own: nothing here decides them again.
 import type { Finding } from '../api/findings-types.js';
 import { status } from '../commands/auth/status.js';
+import { compliance } from '../commands/compliance/compliance.js';
 import { list as listConnections } from '../commands/connections/list.js';
 import { diff } from '../commands/findings/diff.js';
 import { get as getFinding } from '../commands/findings/get.js';
@@ -316,8 +317,16 @@ const ignoreFindingTool: Tool<{ finding_id: string; reason: string; expires?: st
   },
 };
 
-// compliance_score (cli-contract.md §13, §14): the object of `cssctl compliance -o json`. It joins this list when
-// that command exists (another branch, issue "ocsf"): a handler that calls its verb and returns valueOf().
+const complianceScoreTool: Tool = {
+  name: 'compliance_score',
+  title: 'Show the compliance score',
+  description:
+    "The workspace's compliance score (0–100) as the service computes it, with its threshold and the time it was computed where the service gives them — the same object as cssctl compliance -o json. A service that publishes no score is an error saying so.",
+  inputSchema: S.objectOf({}, []),
+  outputSchema: S.compliance,
+  argv: () => ['compliance'],
+  run: async (ctx) => valueOf(await compliance(ctx, {})),
+};
 
 /** Every tool, read-only ones first. */
 export const TOOLS: readonly Tool<never>[] = [
@@ -330,6 +339,7 @@ export const TOOLS: readonly Tool<never>[] = [
   getFindingTool,
   summarizeTool,
   diffTool,
+  complianceScoreTool,
   createScanTool,
   ignoreFindingTool,
 ] as unknown as Tool<never>[];

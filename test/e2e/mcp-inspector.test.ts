@@ -74,6 +74,7 @@ describe('the MCP Inspector CLI', () => {
       'get_finding',
       'summarize_findings',
       'diff_findings',
+      'compliance_score',
     ]);
     for (const t of tools) expect(t.annotations.readOnlyHint, t.name).toBe(true);
   });

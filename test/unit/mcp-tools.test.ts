@@ -113,6 +113,7 @@ describe('tools/list', () => {
       'get_finding',
       'summarize_findings',
       'diff_findings',
+      'compliance_score',
     ];
     expect(names(false)).toStrictEqual(readOnly);
     expect(names(true)).toStrictEqual([...readOnly, 'create_scan', 'ignore_finding']);
@@ -287,6 +288,16 @@ describe('read-only tools', () => {
     const data = structured('list_scans', await w.call('list_scans', { status: 'completed' }));
     expect(data).toMatchObject({ total: 1, limit: 50, offset: 0, next_offset: null });
     expect(w.requests()).toStrictEqual(['GET /scans?limit=50&status=completed']);
+  });
+
+  it("compliance_score: the service's object as it is (cssctl compliance -o json); a 404 says there is none", async () => {
+    const score = { score: 72.5, threshold: 70, computed_at: '2026-11-26T10:00:00Z', trend: 'down' };
+    const w = world([json(score), json({ detail: 'not found' }, 404)]);
+    expect(structured('compliance_score', await w.call('compliance_score'))).toStrictEqual(score);
+    expect(w.requests()).toStrictEqual(['GET /compliance']);
+    expect(errorText(await w.call('compliance_score'))).toMatch(
+      /^error: this service does not publish a compliance score/,
+    );
   });
 
   it('get_scan, and a 404 as the CLI says it', async () => {
