@@ -5,7 +5,6 @@ import { ProcessContext } from './core/process-context.js';
 import type { GlobalOptions } from './core/settings.js';
 import {
   ApiError,
-  CliError,
   ExitCode,
   ExitError,
   InterruptedError,
@@ -16,7 +15,6 @@ import {
 } from './core/errors.js';
 import { IO, type Streams } from './core/io.js';
 import { isBrokenPipe } from './core/sink.js';
-import { terminalText } from './core/terminal-text.js';
 import { registerCommands } from './commands/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { addExamples } from './commands/examples.js';
@@ -25,6 +23,7 @@ import { GLOBAL_OPTIONS, joinPairs, tokenize } from '../bin/argv.cjs';
 import { REPORT_FORMATS } from './core/output/formats.js';
 import { WIDE_LIST_OFFER } from './core/output/offer.js';
 import { wireVerbs, type MakeContext } from './cli/wire.js';
+import { errorLine } from './cli/error-line.js';
 import { topicsHelpText } from './help/topics.js';
 
 export interface MainOptions {
@@ -242,8 +241,8 @@ async function failed(err: unknown, io: IO, signal: AbortSignal, jsonErrors: boo
 export function reportError(io: IO, err: unknown, json: boolean): void {
   if (err instanceof SilentExit) return;
   const e = err instanceof Error ? err : new Error(String(err));
-  const api = e instanceof ApiError ? e : e.cause instanceof ApiError ? e.cause : undefined;
   if (json) {
+    const api = e instanceof ApiError ? e : e.cause instanceof ApiError ? e.cause : undefined;
     const payload = {
       error: {
         status: api?.status ?? null,
@@ -256,36 +255,11 @@ export function reportError(io: IO, err: unknown, json: boolean): void {
       },
     };
     io.writeErr(JSON.stringify(payload));
-  } else {
-    const extras: string[] = [];
-    if (api) {
-      // A default detail ("service error (HTTP 502)") names the status already: once is enough.
-      if (!e.message.includes(`HTTP ${api.status}`)) extras.push(`HTTP ${api.status}`);
-      if (api.code) extras.push(`code ${api.code}`);
-      if (api.field) extras.push(`field ${api.field}`);
-      if (api.requestId) extras.push(`request ${api.requestId}`);
-    }
-    // Text from the service must not drive the terminal: control characters become spaces.
-    // Field errors are listed by name; when the detail only strings them together, they replace it.
-    const fields = api?.fieldErrors ?? [];
-    const list = fields.map((f) => (f.field ? `${f.field}: ${f.detail}` : f.detail)).join('; ');
-    const detailIsList =
-      api !== undefined && fields.length > 0 && fields.every((f) => api.detail.includes(f.detail));
-    let line = `${io.errColor.red('error:')} ${oneLine(detailIsList ? list : e.message)}`;
-    if (extras.length > 0 && e instanceof ApiError) line += ` (${oneLine(extras.join(', '))})`;
-    if (fields.length > 0 && !detailIsList) line += ` — ${oneLine(list)}`;
-    const hint = e instanceof CliError ? e.hint : undefined;
-    if (hint) line += io.errColor.dim(` (${hint})`);
-    io.writeErr(line);
-  }
+  } else io.writeErr(errorLine(e, io.errColor));
   if (io.verbose) {
     // The error and the chain of causes behind it (a network error's undici cause, say).
     for (let c: unknown = e; c instanceof Error; c = c.cause) if (c.stack) io.writeErr(c.stack);
   }
-}
-
-function oneLine(text: string): string {
-  return terminalText(text);
 }
 
 /** Two arrivals of a signal closer than this are one (see onInterrupt). */
