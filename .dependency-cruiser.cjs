@@ -1,6 +1,8 @@
-// The layers of src/ point down only (docs/development.md): cli → commands → report / completion / jq → api → core.
+// The layers of src/ point down only (docs/development.md): action → cli → commands → report / completion / jq → api
+// → core. The GitHub Action (src/action/) is a front end over the terminal's renderer; nothing imports it.
 // `npm run lint` runs dependency-cruiser with these rules, so an import back up, or a cycle, fails CI.
 const layer = {
+  action: '^src/action/',
   cli: '^src/(cli\\.ts|cli/)',
   commands: '^src/commands/',
   middle: '^src/(report|completion|jq)/',
@@ -19,6 +21,12 @@ const down = (name, from, to, comment) => ({
 
 module.exports = {
   forbidden: [
+    down(
+      'nothing-imports-the-action',
+      '^src/(?!action/)',
+      layer.action,
+      'the GitHub Action is a front end: it runs the verbs and the renderer; nothing below it knows it',
+    ),
     down(
       'core-points-down',
       layer.core,
