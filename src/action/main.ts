@@ -115,6 +115,9 @@ export async function runMain(world: StepWorld): Promise<number> {
 function newSessionDir(env: NodeJS.ProcessEnv): string {
   const dir = mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), SESSION_PREFIX));
   appendFileCommand(env, 'STATE', { [SESSION_STATE]: dir });
+  // The runner gives the post step, in its own process, the state as STATE_<name>. A program that runs both
+  // steps in one process (GitHub's @github/local-action) passes nothing on: set here, the post step finds it.
+  env[`STATE_${SESSION_STATE}`] = dir;
   return dir;
 }
 
