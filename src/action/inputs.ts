@@ -74,7 +74,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   const workspace = checked('workspace', required(env, 'workspace'), validateWorkspace);
   const email = checked('email', required(env, 'email'), validateEmail);
   const password = passwordInput(env);
-  if (password === '') throw invalid('password', 'required, and not given');
+  if (password.trim() === '') throw invalid('password', 'required, and not given');
 
   const connection = readInput(env, 'connection') || undefined;
   const scanId = readInput(env, 'scan-id') || undefined;

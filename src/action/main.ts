@@ -14,7 +14,7 @@ import { SEVERITIES } from '../api/findings-types.js';
 import { login } from '../commands/auth/login.js';
 import { create } from '../commands/scans/create.js';
 import { wait } from '../commands/scans/wait.js';
-import { ExitCode, exitCodeFor } from '../core/errors.js';
+import { CliError, ExitCode, exitCodeFor } from '../core/errors.js';
 import type { Gate, SeverityCounts } from '../report/gate.js';
 import type { Outcome } from '../report/result.js';
 import { formatCommand } from '../report/formats/github.js';
@@ -113,7 +113,14 @@ export async function runMain(world: StepWorld): Promise<number> {
  * named in GITHUB_STATE before anything is put in it, so the post step removes it whatever happens next.
  */
 function newSessionDir(env: NodeJS.ProcessEnv): string {
-  const dir = mkdtempSync(join(env.RUNNER_TEMP || tmpdir(), SESSION_PREFIX));
+  const parent = env.RUNNER_TEMP || tmpdir();
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(parent, SESSION_PREFIX));
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new CliError(`could not make a folder for the session in ${parent} (RUNNER_TEMP): ${why}`);
+  }
   appendFileCommand(env, 'STATE', { [SESSION_STATE]: dir });
   // The runner gives the post step, in its own process, the state as STATE_<name>. A program that runs both
   // steps in one process (GitHub's @github/local-action) passes nothing on: set here, the post step finds it.

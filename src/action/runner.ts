@@ -37,7 +37,8 @@ export function maskCommand(secret: string): string {
  * what it prints, so a multiline value is hidden only by its lines).
  */
 export function maskCommands(secret: string): string {
-  if (secret === '') return '';
+  // Blank text is no secret, and masking it would hide every run of spaces in the log.
+  if (secret.trim() === '') return '';
   const lines = secret.split(/\r?\n/).filter((l) => l.trim() !== '' && l !== secret);
   return [secret, ...lines].map(maskCommand).join('');
 }

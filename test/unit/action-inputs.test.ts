@@ -64,6 +64,7 @@ describe('readInputs', () => {
     expect(problem({ ...base, INPUT_WORKSPACE: 'a b' })).toMatch(/^input workspace: invalid workspace slug/);
     expect(problem({ ...base, INPUT_EMAIL: 'nobody' })).toMatch(/^input email: invalid email address/);
     expect(problem({ ...base, INPUT_PASSWORD: '' })).toBe('input password: required, and not given');
+    expect(problem({ ...base, INPUT_PASSWORD: '   \n' })).toBe('input password: required, and not given');
     expect(problem({ ...base, 'INPUT_FAIL-ON': 'severe' })).toBe(
       'input fail-on: unknown severity "severe": use critical, high, medium, low, info',
     );

@@ -101,6 +101,7 @@ describe('masks', () => {
 
   it('masks a value on several lines whole and line by line, and an empty value not at all', () => {
     expect(maskCommands('')).toBe('');
+    expect(maskCommands('   ')).toBe('');
     expect(maskCommands('pass word')).toBe('::add-mask::pass word\n');
     const log = maskedLog(`${maskCommands('first\r\nsecond')}first line\nthe second: second\n`);
     expect(log).not.toMatch(/first|second/);
