@@ -365,6 +365,19 @@ describe('the action against the sandbox', () => {
     expect(job.sessions()).toEqual([]);
   });
 
+  it('a RUNNER_TEMP that cannot hold the session is one clear error, before any request', async () => {
+    const job = newJob();
+    const before = w.sandbox.requests.length;
+    const missing = join(job.dir, 'no-such-folder');
+    const main = await step('main', job, inputs({ connection: 'prod' }), { RUNNER_TEMP: missing });
+    expect(main.code).toBe(1);
+    expect(main.outputs['exit-code']).toBe('1');
+    expect(stepError(main)).toBe(
+      `could not make a folder for the session in ${missing} (RUNNER_TEMP): ENOENT`,
+    );
+    expect(w.sandbox.requests.length).toBe(before);
+  });
+
   it('the ocsf input: a report where cssctl has -o ocsf, else a clear error', async () => {
     const job = newJob();
     const main = await step('main', job, inputs({ connection: 'prod-nocrit', ocsf: 'findings.ocsf.jsonl' }));
@@ -377,6 +390,43 @@ describe('the action against the sandbox', () => {
         'input ocsf: this cssctl has no -o ocsf report yet; leave the input out, or use a release that has it',
       );
     }
+  });
+});
+
+describe("docs/ci.md's GitHub recipe", () => {
+  const ci = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
+  const section = ci.slice(ci.indexOf('\n## GitHub Actions\n'));
+  const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+  const job = (parseYaml(yaml) as { jobs: Record<string, { steps: Record<string, unknown>[] }> }).jobs;
+  const steps = Object.values(job)[0]!.steps;
+  const uses = steps.find((s) => String(s.uses).startsWith('cssctl/cssctl@'))!;
+
+  it('uses only inputs and outputs action.yml declares', () => {
+    expect(uses.id).toBe('scan');
+    for (const name of Object.keys(uses.with as object))
+      expect(actionYml.inputs, name).toHaveProperty([name]);
+    const read = [...yaml.matchAll(/steps\.scan\.outputs\.([\w-]+)/g)].map((m) => m[1]!);
+    expect(read.length).toBeGreaterThan(0);
+    for (const name of read) expect(actionYml.outputs, name).toHaveProperty([name]);
+  });
+
+  it("runs as written (the service, user and secret the sandbox's), and writes the reports the next steps upload", async () => {
+    const given = Object.fromEntries(
+      Object.entries(uses.with as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+    );
+    expect(given.password).toBe('${{ secrets.CSSCTL_PASSWORD }}');
+    const j = newJob();
+    const main = await step('main', j, {
+      ...given,
+      'base-url': w.url,
+      email: w.cred().email,
+      password,
+    });
+    expect(['0', '10'], main.stdout + main.stderr).toContain(main.outputs['exit-code']);
+    expect(main.outputs).toMatchObject({ sarif: given.sarif, junit: given.junit });
+    const upload = steps.find((s) => String(s.uses).startsWith('github/codeql-action/upload-sarif'))!;
+    expect((upload.with as { sarif_file: string }).sarif_file).toBe(main.outputs.sarif);
+    expect(existsSync(join(j.workspace, main.outputs.sarif!))).toBe(true);
   });
 });
 
@@ -440,7 +490,7 @@ describe('the action cancelled, or out of time', () => {
       });
       child.on('close', resolve);
     });
-    expect(code, stdout + stderr).toBe(1);
+    expect({ code, stdout, stderr }).toMatchObject({ code: 1 });
     expect(stdout).toMatch(/^::error::interrupted; resume with: cssctl scans wait scn_\w+ -o github$/m);
     const outputs = parseFileCommands(readFileSync(files.GITHUB_OUTPUT, 'utf8'));
     expect(outputs['exit-code']).toBe('130');
