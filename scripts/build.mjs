@@ -335,8 +335,6 @@ await build({
   minifyWhitespace: false,
   minifySyntax: false,
 });
-if (process.env.CSSCTL_ACTION_META)
-  writeFileSync(process.env.CSSCTL_ACTION_META, JSON.stringify(actionBuild.metafile));
 (await import('./notices.mjs')).writeNotices(
   [actionBuild.metafile],
   fileURLToPath(new URL('..', import.meta.url)),
