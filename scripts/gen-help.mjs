@@ -1,7 +1,8 @@
-// Writes dist/help.json: the version and commander's help for every command, taken from the built CLI, so
+// Writes help.json (dist/help.json): the version and commander's help for every command, taken from the built CLI, so
 // bin/cssctl.cjs answers `--version` and `… --help` without loading it. Run by scripts/build.mjs; a test
 // (test/e2e/startup.test.ts) fails when the file and commander's real output part ways.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 
 /** Commander's width when stdout is not a terminal. */
@@ -59,9 +60,13 @@ export async function generateHelp(cli) {
   return { version, width: HELP_WIDTH, help };
 }
 
-/** Called by scripts/build.mjs once dist/cli.cjs is built. */
-export async function writeHelpFile() {
-  const { cli } = (await import('../bin/cssctl.cjs')).loadCli({ cache: false });
+/** Called by scripts/build.mjs once cli.cjs is built in `dir` (its folder of the build, moved to dist/ later). */
+export async function writeHelpFile(dir) {
+  const files = {
+    path: (name) => join(dir, name),
+    text: (name) => readFileSync(join(dir, name), 'utf8'),
+  };
+  const { cli } = (await import('../bin/cssctl.cjs')).loadCli({ cache: false, files });
   const out = await generateHelp(cli);
-  writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(out)}\n`);
+  writeFileSync(join(dir, 'help.json'), `${JSON.stringify(out)}\n`);
 }

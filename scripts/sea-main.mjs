@@ -22,14 +22,21 @@ const assets = {
   // Where the bundle says it is (stack traces, __filename): beside the executable, as in the package.
   path: (name) => path.join(path.dirname(process.execPath), name),
   text: (name) => sea.getAsset(name, 'utf8'),
-  /** A CommonJS file built apart from the bundle (config-writer.cjs, jq.cjs, help-topics.cjs), compiled from its asset once. */
+  /**
+   * A CommonJS file built apart from the bundle (config-writer.cjs, jq.cjs, help-topics.cjs), compiled from its
+   * asset once, as Node's loader would run it: a function of what a CommonJS module is given (node:vm
+   * compileFunction).
+   */
   module: (name) => {
     modules[name] ??= (() => {
-      const Module = process.getBuiltinModule('node:module');
       const file = path.join(path.dirname(process.execPath), name);
-      const m = new Module(file);
-      m.filename = file;
-      m._compile(sea.getAsset(name, 'utf8'), file);
+      const params = ['exports', 'require', 'module', '__filename', '__dirname'];
+      const fn = process
+        .getBuiltinModule('node:vm')
+        .compileFunction(sea.getAsset(name, 'utf8'), params, { filename: file });
+      const m = { exports: {} };
+      const require = process.getBuiltinModule('node:module').createRequire(file);
+      fn.call(m.exports, m.exports, require, m, file, path.dirname(file));
       return m.exports;
     })();
     return modules[name];

@@ -77,6 +77,24 @@ describe.skipIf(!isExe)('the single executable', () => {
     }
   });
 
+  it('--verbose: stack traces name the TypeScript sources; the files built apart load from its assets', async () => {
+    // Under --verbose the bundle goes through Node's CommonJS loader, served from the assets by a module hook
+    // (bin/cssctl.cjs serveAssets), so its inline source map applies; so do config-writer.cjs and jq.cjs.
+    const env = { PATH: empty, CSSCTL_CREDENTIAL_STORE: 'file', CSSCTL_CONFIG_DIR: join(empty, 'verbose') };
+    const stack = await w.run(['connections', 'list', '--verbose'], { env });
+    expect(stack.code).toBe(2);
+    expect(stack.stderr).toMatch(/^UsageError: no service address configured$/m);
+    expect(stack.stderr).toMatch(/^ {4}at .*\(.*src\/core\/http\/client\.ts:\d+:\d+\)$/m);
+    const set = await w.run(['config', 'set', 'workspace', 'acme', '--verbose'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    const jq = await w.run(['config', 'list', '--json', '--jq', '.workspace', '--verbose'], { env });
+    expect(jq.code, jq.stderr).toBe(0);
+    expect(jq.stdout).toBe('acme\n');
+    // And without --verbose, from the code cache: the same files, compiled from the assets (node:vm).
+    const plain = await w.run(['config', 'list', '--json', '--jq', '.workspace'], { env });
+    expect(plain.stdout).toBe('acme\n');
+  });
+
   it.skipIf(!process.env.DBUS_SESSION_BUS_ADDRESS)(
     'keeps the session in the OS keychain through a helper that is itself (keytar inside), with no node on PATH',
     async () => {
