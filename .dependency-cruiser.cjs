@@ -1,7 +1,9 @@
-// The layers of src/ point down only (docs/development.md): the front ends (cli, mcp) → commands → report /
-// completion / jq → api → core.
+// The layers of src/ point down only (docs/development.md): the front ends (action, then cli and mcp) → commands →
+// report / completion / jq → api → core. The GitHub Action (src/action/) is a front end over the terminal's
+// renderer; nothing imports it.
 // `npm run lint` runs dependency-cruiser with these rules, so an import back up, or a cycle, fails CI.
 const layer = {
+  action: '^src/action/',
   // The front ends: the terminal's (src/cli.ts, src/cli/) and the MCP server (src/mcp/, started by src/cli/wire.ts).
   cli: '^src/(cli\\.ts|cli/|mcp/)',
   commands: '^src/commands/',
@@ -21,6 +23,12 @@ const down = (name, from, to, comment) => ({
 
 module.exports = {
   forbidden: [
+    down(
+      'nothing-imports-the-action',
+      '^src/(?!action/)',
+      layer.action,
+      'the GitHub Action is a front end: it runs the verbs and the renderer; nothing below it knows it',
+    ),
     down(
       'core-points-down',
       layer.core,

@@ -411,6 +411,53 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
     outdir: dist,
     minify: true,
   });
+  // The GitHub Action (action.yml): its two entries, dist/action/main.cjs and post.cjs (runs.main, runs.post), are
+  // a few lines each that require dist/action/index.cjs, both steps in one self-contained CommonJS bundle run by the
+  // runner's own Node with nothing installed — no node_modules, no dist/cli.cjs beside it. So conf and ajv are
+  // bundled in (not kept apart as dist/config-writer.cjs), and keytar stays out: the action keeps its session in a
+  // file (src/action/context.ts). Not in the npm package (package.json `files`); a release commits them
+  // (docs/ci.md, "Releasing the action").
+  const actionSteps = {
+    name: 'action-steps',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/index\.js$/ }, (a) =>
+        /[\\/]src[\\/]action[\\/](main|post)-entry\.ts$/.test(a.importer)
+          ? { path: './index.cjs', external: true }
+          : undefined,
+      );
+    },
+  };
+  const actionCommon = {
+    ...common,
+    metafile: true,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    banner: { js: "var __cssctl_url = require('node:url').pathToFileURL(__filename).href;" },
+    define: { ...common.define, esbuildDetection: 'true', 'import.meta.url': '__cssctl_url' },
+    outdir: join(dist, 'action'),
+    minifyWhitespace: true,
+    minifySyntax: true,
+  };
+  const actionBuild = await bundle({
+    ...actionCommon,
+    entryPoints: { index: 'src/action/index.ts' },
+    plugins: [undiciParts, lazyBuiltins],
+  });
+  await bundle({
+    ...actionCommon,
+    entryPoints: { main: 'src/action/main-entry.ts', post: 'src/action/post-entry.ts' },
+    plugins: [actionSteps],
+    banner: {},
+    define: common.define,
+    minifyWhitespace: false,
+    minifySyntax: false,
+  });
+  (await import('./notices.mjs')).writeNotices(
+    [actionBuild.metafile],
+    root,
+    join(stage, 'action', 'THIRD-PARTY-NOTICES.md'),
+    `${pkg.name} ${pkg.version} (the GitHub Action)`,
+  );
   // dist/THIRD-PARTY-NOTICES.md: the licences of what the shipped bundles hold; dist/bundled.json, the same
   // packages for the release's SBOM (scripts/sbom.mjs; not in the npm package).
   const notices = (await import('./notices.mjs')).writeNotices(
