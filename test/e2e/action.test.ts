@@ -20,7 +20,6 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_INPUTS } from '../../src/action/inputs.js';
-import { ALL_FORMATS } from '../../src/core/output/formats.js';
 import { World, errorLine, received, runCli, type CliResult } from './harness.js';
 import { maskedLog, parseFileCommands } from '../helpers/runner-files.js';
 
@@ -380,22 +379,21 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
       expect(w.sandbox.requests.length).toBe(before);
     });
 
-    it('the ocsf input: a report where cssctl has -o ocsf, else a clear error', async () => {
+    it('the ocsf input: OCSF Detection Findings, one a line', async () => {
       const job = newJob();
       const main = await step(
         'main',
         job,
         inputs({ connection: 'prod-nocrit', ocsf: 'findings.ocsf.jsonl' }),
       );
-      if ((ALL_FORMATS as readonly string[]).includes('ocsf')) {
-        expect(main.code).toBe(0);
-        expect(main.outputs.ocsf).toBe('findings.ocsf.jsonl');
-      } else {
-        expect(main.outputs['exit-code']).toBe('2');
-        expect(stepError(main)).toBe(
-          'input ocsf: this cssctl has no -o ocsf report yet; leave the input out, or use a release that has it',
-        );
-      }
+      expect(main.code).toBe(0);
+      expect(main.outputs.ocsf).toBe('findings.ocsf.jsonl');
+      const events = readFileSync(join(job.workspace, 'findings.ocsf.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { class_uid: number; metadata: { version: string } });
+      expect(events.length).toBeGreaterThan(0);
+      for (const e of events) expect(e).toMatchObject({ class_uid: 2004, metadata: { version: '1.6.0' } });
     });
   });
 

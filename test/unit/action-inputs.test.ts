@@ -2,7 +2,6 @@
 // names it (exit 2), and the cssctl command line they amount to.
 import { describe, expect, it } from 'vitest';
 import { commandLine, equivalentArgv, passwordInput, readInputs } from '../../src/action/inputs.js';
-import { ALL_FORMATS } from '../../src/core/output/formats.js';
 import { UsageError, exitCodeFor } from '../../src/core/errors.js';
 
 const base = {
@@ -82,11 +81,9 @@ describe('readInputs', () => {
     expect(readInputs({ ...base, INPUT_CONNECTION: '', 'INPUT_SCAN-ID': 'scn_1' }).scanId).toBe('scn_1');
   });
 
-  it('takes ocsf only where cssctl has -o ocsf, and says so otherwise', () => {
+  it('takes ocsf as a --report ocsf=<path>, as the other reports', () => {
     const env = { ...base, INPUT_OCSF: 'findings.ocsf.jsonl' };
-    if ((ALL_FORMATS as readonly string[]).includes('ocsf'))
-      expect(readInputs(env).reports).toEqual([{ format: 'ocsf', path: 'findings.ocsf.jsonl' }]);
-    else expect(problem(env)).toMatch(/^input ocsf: this cssctl has no -o ocsf report yet/);
+    expect(readInputs(env).reports).toEqual([{ format: 'ocsf', path: 'findings.ocsf.jsonl' }]);
   });
 
   it('keeps the password as given, but for the line end a block scalar adds', () => {
