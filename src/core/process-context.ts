@@ -67,14 +67,7 @@ export class SharedServices {
   ) {}
 
   credentials(): Credentials {
-    const r = this.root;
-    this.credentialsInstance ??= new Credentials(
-      parseStoreMode(r.env.CSSCTL_CREDENTIAL_STORE),
-      r.configDir,
-      r.env,
-      r.connectKeychain,
-      { warn: (m) => r.io.warn(m), signal: r.signal },
-    );
+    this.credentialsInstance ??= credentialsOf(this.root);
     return this.credentialsInstance;
   }
 
@@ -334,13 +327,13 @@ export class ProcessContext implements Context, CallContexts {
 
   credentials(): Credentials {
     if (this.shared) return this.shared.credentials();
-    this.credentialsInstance ??= new Credentials(
-      parseStoreMode(this.env.CSSCTL_CREDENTIAL_STORE),
-      this.configDir,
-      this.env,
-      this.connectKeychain,
-      { warn: (m) => this.io.warn(m), signal: this.signal },
-    );
+    this.credentialsInstance ??= credentialsOf({
+      env: this.env,
+      configDir: this.configDir,
+      connectKeychain: this.connectKeychain,
+      io: this.io,
+      signal: this.signal,
+    });
     return this.credentialsInstance;
   }
 
@@ -467,4 +460,24 @@ export class ProcessContext implements Context, CallContexts {
       shared: this.sharedForCalls,
     });
   }
+}
+
+/** The credential store of a context: the keychain or the file, as CSSCTL_CREDENTIAL_STORE says. */
+function credentialsOf(o: {
+  env: NodeJS.ProcessEnv;
+  configDir: string;
+  connectKeychain?: ContextInit['connectKeychain'];
+  io: IO;
+  signal: AbortSignal;
+}): Credentials {
+  return new Credentials(
+    parseStoreMode(o.env.CSSCTL_CREDENTIAL_STORE),
+    o.configDir,
+    o.env,
+    o.connectKeychain,
+    {
+      warn: (m) => o.io.warn(m),
+      signal: o.signal,
+    },
+  );
 }
