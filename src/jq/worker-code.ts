@@ -17,9 +17,13 @@ console.error = () => undefined;
 console.log = () => undefined;
 function load(from) {
   if (from.path !== undefined) return Module.createRequire(from.path)(from.path);
-  const m = new Module(from.filename);
-  m.filename = from.filename;
-  m._compile(from.code, from.filename);
+  // Text (the single executable's asset): run as Node's loader runs a CommonJS file, a function of what a module
+  // is given (node:vm compileFunction; no private loader API).
+  const params = ['exports', 'require', 'module', '__filename', '__dirname'];
+  const fn = process.getBuiltinModule('node:vm').compileFunction(from.code, params, { filename: from.filename });
+  const m = { exports: {} };
+  const dir = process.getBuiltinModule('node:path').dirname(from.filename);
+  fn.call(m.exports, m.exports, Module.createRequire(from.filename), m, from.filename, dir);
   return m.exports;
 }
 let jqModule;
