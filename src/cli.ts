@@ -125,6 +125,12 @@ const HELP = {
   showGlobalOptions: true,
   formatHelp: (cmd: Command, helper: Help) =>
     commandsFirst(Help.prototype.formatHelp.call(helper, cmd, helper)),
+  // A parent's option that the command declares itself (`mcp config --allow-write`) is listed once, as the
+  // command's.
+  visibleGlobalOptions(this: Help, cmd: Command) {
+    const own = new Set(cmd.options.map((o) => o.long));
+    return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => !own.has(o.long));
+  },
 };
 
 /**

@@ -48,4 +48,17 @@ describe('help: commands first', () => {
     );
     expect(commandsFirst('Usage: x\n\nOptions:\n  -h  help\n')).toBe('Usage: x\n\nOptions:\n  -h  help\n');
   });
+
+  it("no option is listed twice: a parent option the command declares itself is the command's only", () => {
+    for (const c of all) {
+      const flags = c
+        .helpInformation()
+        .split('\n')
+        .map((line) => /^ {2}(?:-\w, )?(--[\w-]+)/.exec(line)?.[1])
+        .filter(Boolean);
+      expect(flags, c.name()).toStrictEqual([...new Set(flags)]);
+    }
+    const config = all.find((c) => c.name() === 'config' && c.parent?.name() === 'mcp')!;
+    expect(config.helpInformation()).toMatch(/--allow-write +register the server with --allow-write/);
+  });
 });
