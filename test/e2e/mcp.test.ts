@@ -3,7 +3,7 @@
 // errors — and raw JSON-RPC lines for what a client library would never send (malformed lines) and for what
 // only a process shows (stdout carries the protocol alone; stdin closed, SIGINT, SIGTERM: exit 0 within 1 s).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -432,7 +432,9 @@ describe('cssctl mcp config', () => {
         Record<string, { command: string; args: string[]; env?: Record<string, string>; type?: string }>
       >;
       const server = block[key]!.cssctl!;
-      expect(server.command).toBe(CLI[0]);
+      // The node that runs cssctl, as the process knows it (process.execPath: symlinks resolved, so a
+      // node_modules/.bin/node or an nvm alias names the binary itself).
+      expect(realpathSync(server.command)).toBe(realpathSync(CLI[0]!));
       expect(server.args).toStrictEqual([...CLI.slice(1), 'mcp', '--profile', 'work', '--allow-write']);
       if (client === 'vscode') expect(server.type).toBe('stdio');
       expect(server.env).toMatchObject({ CSSCTL_CONFIG_DIR: w.configDir });
