@@ -57,6 +57,34 @@ export function bodyOf(sent: { req: HttpRequest }): unknown {
   return JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
 }
 
+/** A finding as the service lists it: `id`'s title and resource, connection prod; `over` adds or replaces. */
+export function findingOf(id: string, severity: string, over: Record<string, unknown> = {}) {
+  return {
+    id,
+    severity,
+    title: `Title ${id}`,
+    resource: `arn:aws:s3:::${id}`,
+    connection_alias: 'prod',
+    ...over,
+  };
+}
+
+/** A completed scan of prod, scn_1, with 2 critical and 4 high findings; `over` adds or replaces. */
+export function scanOf(over: Record<string, unknown> = {}) {
+  return {
+    scan_id: 'scn_1',
+    connection_alias: 'prod',
+    status: 'completed',
+    total_findings: 6,
+    critical_count: 2,
+    high_count: 4,
+    medium_count: 0,
+    low_count: 0,
+    info_count: 0,
+    ...over,
+  };
+}
+
 /** A JSON reply. */
 export function json(body: unknown, status = 200): Reply {
   return { status, body: JSON.stringify(body) };

@@ -13,30 +13,11 @@ import { TOOLS } from '../../src/mcp/tools.js';
 import type { HttpRequest, HttpResponse } from '../../src/core/http/types.js';
 import { FAKE_BASE_URL, FakeContext, type FakeContextInit } from '../helpers/fake-context.js';
 import type { Reply } from '../helpers/fake-send.js';
-import { json } from '../helpers/verb.js';
+import { findingOf, json, scanOf } from '../helpers/verb.js';
 
-const f = (id: string, severity: string, over: Record<string, unknown> = {}) => ({
-  id,
-  severity,
-  title: `Title ${id}`,
-  resource: `arn:aws:s3:::${id}`,
-  connection_alias: 'prod',
-  ...over,
-});
+const f = findingOf;
 
-const scan = (over: Record<string, unknown> = {}) => ({
-  scan_id: 'scn_1',
-  connection_alias: 'prod',
-  status: 'completed',
-  created_at: '2026-11-20T10:00:00Z',
-  total_findings: 6,
-  critical_count: 2,
-  high_count: 4,
-  medium_count: 0,
-  low_count: 0,
-  info_count: 0,
-  ...over,
-});
+const scan = (over: Record<string, unknown> = {}) => scanOf({ created_at: '2026-11-20T10:00:00Z', ...over });
 
 const temps: string[] = [];
 afterEach(() => {

@@ -13,7 +13,7 @@ import { ignore, type IgnoreCommandOptions } from '../../src/commands/findings/i
 import { list } from '../../src/commands/findings/list.js';
 import { summary } from '../../src/commands/findings/summary.js';
 import { fingerprintOf } from '../../src/report/fingerprint.js';
-import { failureOf, json, verbWorld } from '../helpers/verb.js';
+import { failureOf, findingOf, json, verbWorld } from '../helpers/verb.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cssctl-findings-verb-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,11 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const folder = (): string => mkdtempSync(join(dir, 'd-'));
 
 const f = (id: string, severity: string, over: Record<string, unknown> = {}) => ({
-  id,
-  severity,
-  title: `Title ${id}`,
-  resource: `arn:aws:s3:::${id}`,
-  connection_alias: 'prod',
+  ...findingOf(id, severity),
   rule_id: `rule-${id}`,
   ...over,
 });

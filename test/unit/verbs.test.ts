@@ -2,29 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { list } from '../../src/commands/findings/list.js';
 import { wait } from '../../src/commands/scans/wait.js';
-import { json, verbWorld } from '../helpers/verb.js';
+import { findingOf, json, scanOf, verbWorld } from '../helpers/verb.js';
 
-const f = (id: string, severity: string, over: Record<string, unknown> = {}) => ({
-  id,
-  severity,
-  title: `Title ${id}`,
-  resource: `arn:aws:s3:::${id}`,
-  connection_alias: 'prod',
-  ...over,
-});
+const f = findingOf;
 
-const scan = (over: Record<string, unknown> = {}) => ({
-  scan_id: 'scn_1',
-  connection_alias: 'prod',
-  status: 'completed',
-  total_findings: 6,
-  critical_count: 2,
-  high_count: 4,
-  medium_count: 0,
-  low_count: 0,
-  info_count: 0,
-  ...over,
-});
+const scan = scanOf;
 
 describe('findings list (verb)', () => {
   it('one page as json: the service is asked once, the findings printed as they came', async () => {
