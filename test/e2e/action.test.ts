@@ -185,6 +185,10 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
           'wait-timeout',
           'max-wait',
           ...REPORT_INPUTS,
+          'ignore-file',
+          'args',
+          'pr-comment',
+          'github-token',
         ].sort(),
       );
       expect(actionYml.inputs.password!.required).toBe(true);
