@@ -54,15 +54,16 @@ export function commentText(v: unknown, max = 160): string {
   if ([...s].length > max) s = `${[...s].slice(0, max - 1).join('')}…`;
   return markdownText(s)
     .replace(/@(?=[\p{L}\p{N}_-])/gu, `@${JOIN}`)
-    .replace(/(#|GH-)(?=\d)/gi, (m) => `${m}${JOIN}`)
+    .replace(/(#|GH\\?-)(?=\d)/gi, (m) => `${m}${JOIN}`)
     .replace(/:\/\//g, `:${JOIN}//`)
     .replace(/\b(www)\\\./gi, `$1${JOIN}\\.`);
 }
 
 /** The marker's key: what the inputs say, percent-encoded outside a safe set (it can never close the comment). */
 export function markerOf(key: string): string {
-  const safe = key.replace(/[^A-Za-z0-9._:@/+-]/gu, (c) => encodeURIComponent(c).replace(/-/g, '%2D'));
-  return `<!-- cssctl:${safe.replace(/-->/g, '--%3E')} -->`;
+  // `<` and `>` are encoded, so the key can never hold `-->`.
+  const safe = key.replace(/[^A-Za-z0-9._:@/+-]/gu, (c) => encodeURIComponent(c));
+  return `<!-- cssctl:${safe} -->`;
 }
 
 const STATE_LABEL: Record<string, string> = {

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runMain } from '../../src/action/main.js';
 import type { HttpRequest, HttpResponse } from '../../src/core/http/types.js';
 import { Collect } from '../helpers/streams.js';
+import { FakeGithub } from '../helpers/fake-github.js';
 import { parseFileCommands } from '../helpers/runner-files.js';
 import { findingOf, scanOf } from '../helpers/verb.js';
 
@@ -372,5 +373,104 @@ describe('the ignore-file and args inputs (issue 37 #4)', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(readdirSync(workspace)).toEqual(['$(touch pwned).csv']);
     expect(existsSync(join(process.cwd(), 'pwned'))).toBe(false);
+  });
+});
+
+describe('the pull-request comment (issue 37 #4)', () => {
+  let gh: FakeGithub;
+  beforeEach(async () => {
+    gh = await FakeGithub.start();
+  });
+  afterEach(() => gh.close());
+
+  function prEnv(event = 'pull_request'): Record<string, string> {
+    const path = join(dir, 'event.json');
+    writeFileSync(path, JSON.stringify({ number: 7, pull_request: { number: 7, head: { sha: 'b'.repeat(40) } } }));
+    return {
+      GITHUB_EVENT_NAME: event,
+      GITHUB_EVENT_PATH: path,
+      GITHUB_REPOSITORY: 'acme/infra',
+      GITHUB_API_URL: gh.url,
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_RUN_ID: '99',
+    };
+  }
+  const pr = { 'pr-comment': 'true', 'github-token': 'ghs_secretToken123', 'fail-on': 'critical' };
+
+  it('two runs keep one comment: found past the first page of comments, created, then edited in place', async () => {
+    for (let i = 0; i < 100; i++) gh.seed(7, `comment ${i}`);
+    // Someone quoting the marker is not the action's comment.
+    gh.seed(7, 'I saw this:\n<!-- cssctl:prod -->\nin the last one');
+    const first = await step(pr, service(), {}, prEnv());
+    expect(first.outputs['exit-code']).toBe('10');
+    const posts = gh.requests.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.path).toBe('/repos/acme/infra/issues/7/comments');
+    expect(posts[0]!.authorization).toBe('token ghs_secretToken123');
+    const mine = gh.list(7).at(-1)!;
+    expect(mine.body.startsWith('<!-- cssctl:prod -->\n')).toBe(true);
+    expect(mine.body).toContain('Gate failed');
+    expect(mine.body).toContain('[The run](https://github.com/acme/infra/actions/runs/99)');
+    expect(first.stderr).toContain(`created the comment on pull request #7 (${mine.html_url})`);
+
+    const second = await step(
+      { ...pr, 'fail-on': 'high' },
+      service({ scan: { critical_count: 0, high_count: 0, total_findings: 0 }, findings: [] }),
+      {},
+      prEnv(),
+    );
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    const patches = gh.requests.filter((r) => r.method === 'PATCH');
+    expect(patches.map((r) => r.path)).toEqual([`/repos/acme/infra/issues/comments/${mine.id}`]);
+    expect(gh.list(7)).toHaveLength(102);
+    expect(mine.body).toContain('Gate passed');
+    // The token is masked and never printed.
+    for (const r of [first, second]) {
+      const log = (r.stdout + r.stderr).replace(/^::add-mask::.*$/gm, '');
+      expect(log).not.toContain('ghs_secretToken123');
+      expect(r.stdout).toContain('::add-mask::ghs_secretToken123');
+    }
+  });
+
+  it('a read-only token (403): a warning, and the step keeps its own verdict', async () => {
+    gh.readOnly = true;
+    const r = await step({ ...pr, 'fail-on': '' }, service(), {}, prEnv());
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs['exit-code']).toBe('0');
+    const warning = commands(r).find((l) => l.startsWith('::warning::cssctl: could not write the comment'));
+    expect(warning).toMatch(/HTTP 403: Resource not accessible by integration/);
+    expect(warning).toContain('pull-requests: write');
+  });
+
+  it('a GitHub that cannot be reached: a warning too', async () => {
+    await gh.close();
+    const r = await step({ ...pr, 'fail-on': '' }, service(), {}, prEnv());
+    expect(r.code).toBe(0);
+    expect(commands(r).some((l) => l.startsWith('::warning::cssctl: could not write the comment'))).toBe(true);
+  });
+
+  it('not a pull request: a notice and no request; without a token: exit 2 before any request', async () => {
+    const push = await step(pr, service(), {}, prEnv('push'));
+    expect(push.stderr).toContain('no pull request comment: not a pull request (the event is "push")');
+    expect(gh.requests).toEqual([]);
+    const svc = service();
+    const none = await step({ 'pr-comment': 'true', 'github-token': '' }, svc, {}, prEnv());
+    expect(none.outputs['exit-code']).toBe('2');
+    expect(commands(none).find((l) => l.startsWith('::error::'))).toMatch(/^::error::input github-token: required with pr-comment: true/);
+    expect(svc.sent).toEqual([]);
+    const bad = await step({ 'pr-comment': 'yes' }, service(), {}, prEnv());
+    expect(commands(bad).find((l) => l.startsWith('::error::'))).toBe('::error::input pr-comment: "yes" is not true or false');
+  });
+
+  it('a failed login still says so in the comment, rather than leave the last verdict standing', async () => {
+    const r = await step(
+      pr,
+      service({ over: (req, url) => (url.pathname === '/api/v1/auth/login' ? json({ detail: 'bad password' }, 401) : undefined) }),
+      {},
+      prEnv(),
+    );
+    expect(r.outputs['exit-code']).toBe('3');
+    expect(gh.list(7).at(-1)!.body).toMatch(/⚠️[\s\S]*cssctl could not scan: bad password/);
   });
 });
