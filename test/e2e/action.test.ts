@@ -196,6 +196,25 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
     });
   });
 
+  describe('the bundle', () => {
+    it("names in its notices, with their licence texts, @octokit/rest and every package it brings", () => {
+      const notices = readFileSync(join(ROOT, 'dist/action/THIRD-PARTY-NOTICES.md'), 'utf8');
+      for (const name of [
+        '@octokit/rest',
+        '@octokit/core',
+        '@octokit/request',
+        '@octokit/plugin-rest-endpoint-methods',
+        '@octokit/plugin-paginate-rest',
+        'before-after-hook',
+        'universal-user-agent',
+      ]) {
+        expect(notices, name).toMatch(new RegExp(`^## ${name.replace('/', '\\/')} \\d[\\w.]*\\n\\nLicence: \\S+`, 'm'));
+      }
+      // before-after-hook is Apache-2.0: its licence text, not just its name.
+      expect(notices).toContain('Apache License');
+    });
+  });
+
   describe('the action against the sandbox', () => {
     let passing: { job: Job; main: Step };
 
