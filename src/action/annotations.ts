@@ -43,7 +43,9 @@ export interface Listed {
 }
 
 export class Annotations {
-  private readonly kept = new Map<Level, MostSevere<string>>(LEVELS.map((l) => [l, new MostSevere(PER_LEVEL)]));
+  private readonly kept = new Map<Level, MostSevere<string>>(
+    LEVELS.map((l) => [l, new MostSevere(PER_LEVEL)]),
+  );
   private readonly total = new Map<Level, number>(LEVELS.map((l) => [l, 0]));
   private readonly listed = new MostSevere<Listed>(LISTED);
   /** Findings the comment counts (accepted risks and fixed ones left out). */
@@ -135,7 +137,8 @@ export class Annotations {
       }
     }
     if (more > 0) {
-      const where = reports.length > 0 ? `the step summary and the reports (${reports.join(', ')})` : 'the step summary';
+      const where =
+        reports.length > 0 ? `the step summary and the reports (${reports.join(', ')})` : 'the step summary';
       out.push(
         formatCommand(
           'notice',

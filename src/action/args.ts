@@ -23,7 +23,7 @@ export function splitWords(text: string): string[] {
       i++;
     } else if (c === "'") {
       const end = text.indexOf("'", i + 1);
-      if (end < 0) throw new UsageError('input args: a quote (\') is not closed');
+      if (end < 0) throw new UsageError("input args: a quote (') is not closed");
       add(text.slice(i + 1, end));
       i = end + 1;
     } else if (c === '"') {

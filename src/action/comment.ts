@@ -83,7 +83,10 @@ export function commentBody(f: CommentFacts, pr: Pick<PullRequest, 'sha' | 'runU
   const known = SEVERITIES.filter((s) => f.counts[s] !== undefined);
   if (known.length > 0) {
     lines.push(`| ${SEVERITIES.join(' | ')} |`, `|${SEVERITIES.map(() => '---:').join('|')}|`);
-    lines.push(`| ${SEVERITIES.map((s) => (f.counts[s] === undefined ? '—' : String(f.counts[s]))).join(' | ')} |`, '');
+    lines.push(
+      `| ${SEVERITIES.map((s) => (f.counts[s] === undefined ? '—' : String(f.counts[s]))).join(' | ')} |`,
+      '',
+    );
   }
   if (f.states) {
     const s = f.states;
@@ -94,7 +97,10 @@ export function commentBody(f: CommentFacts, pr: Pick<PullRequest, 'sha' | 'runU
   }
   if (f.findings.length > 0) {
     const withState = f.findings.some((x) => x.state !== undefined);
-    const head = f.shown > f.findings.length ? `The ${f.findings.length} most severe of ${f.shown} findings` : 'Findings';
+    const head =
+      f.shown > f.findings.length
+        ? `The ${f.findings.length} most severe of ${f.shown} findings`
+        : 'Findings';
     lines.push(`<details open><summary>${head}</summary>`, '');
     lines.push(
       `| severity | finding | resource |${withState ? ' state |' : ''}`,
@@ -192,7 +198,12 @@ export async function keepComment(
     return [];
   });
   if (found !== undefined) {
-    const res = await octokit.rest.issues.updateComment({ owner: pr.owner, repo: pr.repo, comment_id: found, body });
+    const res = await octokit.rest.issues.updateComment({
+      owner: pr.owner,
+      repo: pr.repo,
+      comment_id: found,
+      body,
+    });
     return { action: 'updated', url: res.data.html_url };
   }
   const res = await octokit.rest.issues.createComment({ ...where, body });

@@ -133,7 +133,8 @@ export async function runMain(world: StepWorld): Promise<number> {
     result = { exitCode: exitCodeFor(err), outputs: {} };
     fail(io, err);
   }
-  if (comment && inputs?.prComment) await writeComment(io, env, inputs.prComment.token, comment, signal, warn);
+  if (comment && inputs?.prComment)
+    await writeComment(io, env, inputs.prComment.token, comment, signal, warn);
   const unwritten = await io.finishOutput();
   // Without a runner to run the post step (no GITHUB_STATE), the session is removed now.
   if (sessionDir && !env.GITHUB_STATE) rmSync(sessionDir, { recursive: true, force: true });
@@ -180,7 +181,8 @@ function commentFacts(
     verdict = { icon: '⏱️', text: `The wait timed out: ${outcome.failure.message}` };
   else if (outcome.failure) verdict = { icon: '⚠️', text: `The scan failed: ${outcome.failure.message}` };
   else if (outcome.gate?.gate.met) verdict = { icon: '❌', text: `Gate failed: ${oneLine(failure)}` };
-  else if (failure !== undefined) verdict = { icon: '⚠️', text: `cssctl could not scan: ${oneLine(failure)}` };
+  else if (failure !== undefined)
+    verdict = { icon: '⚠️', text: `cssctl could not scan: ${oneLine(failure)}` };
   else if (outcome.gate)
     verdict = {
       icon: '✅',
@@ -216,7 +218,9 @@ async function writeComment(
   }
   try {
     const done = await keepComment(pr, token, facts, signal);
-    io.notice(`cssctl: ${done.action} the comment on pull request #${pr.number}${done.url ? ` (${done.url})` : ''}`);
+    io.notice(
+      `cssctl: ${done.action} the comment on pull request #${pr.number}${done.url ? ` (${done.url})` : ''}`,
+    );
   } catch (err) {
     warn(`cssctl: could not write the comment on pull request #${pr.number}: ${commentError(err)}`);
   }
@@ -240,7 +244,9 @@ function newSessionDir(env: NodeJS.ProcessEnv): string {
   } catch (err) {
     // No post step would find it: it goes now, and the step stops before any request.
     rmSync(dir, { recursive: true, force: true });
-    throw new CliError(`could not write the runner's state file ${env.GITHUB_STATE} (GITHUB_STATE): ${fileError(err)}`);
+    throw new CliError(
+      `could not write the runner's state file ${env.GITHUB_STATE} (GITHUB_STATE): ${fileError(err)}`,
+    );
   }
   // The runner gives the post step, in its own process, the state as STATE_<name>. A program that runs both
   // steps in one process (GitHub's @github/local-action) passes nothing on: set here, the post step finds it.
@@ -315,7 +321,10 @@ function outputsOf(
   const id = data.scan?.scan_id ?? created ?? inputs.scanId;
   if (id !== undefined) {
     if (typeof id === 'string' && OUTPUT_ID.test(id)) out['scan-id'] = id;
-    else warn(`cssctl: the scan id ${shown(id)} is not an id (${OUTPUT_ID.source}): the scan-id output is left empty`);
+    else
+      warn(
+        `cssctl: the scan id ${shown(id)} is not an id (${OUTPUT_ID.source}): the scan-id output is left empty`,
+      );
   }
   // The gate's verdict, as decided once (outcome.gate); none without fail-on, or when the scan failed or the
   // wait timed out before it could be decided.

@@ -197,7 +197,7 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
   });
 
   describe('the bundle', () => {
-    it("names in its notices, with their licence texts, @octokit/rest and every package it brings", () => {
+    it('names in its notices, with their licence texts, @octokit/rest and every package it brings', () => {
       const notices = readFileSync(join(ROOT, 'dist/action/THIRD-PARTY-NOTICES.md'), 'utf8');
       for (const name of [
         '@octokit/rest',
@@ -208,7 +208,9 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
         'before-after-hook',
         'universal-user-agent',
       ]) {
-        expect(notices, name).toMatch(new RegExp(`^## ${name.replace('/', '\\/')} \\d[\\w.]*\\n\\nLicence: \\S+`, 'm'));
+        expect(notices, name).toMatch(
+          new RegExp(`^## ${name.replace('/', '\\/')} \\d[\\w.]*\\n\\nLicence: \\S+`, 'm'),
+        );
       }
       // before-after-hook is Apache-2.0: its licence text, not just its name.
       expect(notices).toContain('Apache License');
@@ -423,19 +425,24 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
         more += total - shown;
       }
       // Most severe first: the critical ones lead the errors.
-      const ranks = annotations.map((l) => ['critical', 'high', 'medium', 'low', 'info'].indexOf(/::(\w+): /.exec(l)![1]!));
-      expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
-      expect(main.stdout).toContain(
-        `::notice::cssctl: ${more} more findings not annotated (`,
+      const ranks = annotations.map((l) =>
+        ['critical', 'high', 'medium', 'low', 'info'].indexOf(/::(\w+): /.exec(l)![1]!),
       );
+      expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
+      expect(main.stdout).toContain(`::notice::cssctl: ${more} more findings not annotated (`);
       expect(main.stdout).toContain('see the step summary and the reports (results.sarif)');
     });
 
     it('report folders that do not exist are made in the workspace; one outside it is refused before any request', async () => {
       const job = newJob();
-      const main = await step('main', job, inputs({ connection: 'prod-nocrit', sarif: 'out/scan/results.sarif' }), {
-        GITHUB_WORKSPACE: job.workspace,
-      });
+      const main = await step(
+        'main',
+        job,
+        inputs({ connection: 'prod-nocrit', sarif: 'out/scan/results.sarif' }),
+        {
+          GITHUB_WORKSPACE: job.workspace,
+        },
+      );
       expect(main.code, main.log).toBe(0);
       expect(main.outputs.sarif).toBe('out/scan/results.sarif');
       expect(existsSync(join(job.workspace, 'out/scan/results.sarif'))).toBe(true);
@@ -458,7 +465,9 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
       const before = w.sandbox.requests.length;
       const main = await step('main', job, inputs({ connection: 'prod' }), { GITHUB_STATE: folder });
       expect(main.code).toBe(1);
-      expect(stepError(main)).toBe(`could not write the runner's state file ${folder} (GITHUB_STATE): EISDIR`);
+      expect(stepError(main)).toBe(
+        `could not write the runner's state file ${folder} (GITHUB_STATE): EISDIR`,
+      );
       expect(main.log).not.toMatch(/illegal operation|\n\s+at /);
       expect(job.sessions()).toEqual([]);
       expect(w.sandbox.requests.length).toBe(before);
@@ -494,7 +503,11 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
       const event = join(job.dir, 'event.json');
       writeFileSync(
         event,
-        JSON.stringify({ action: 'synchronize', number: 12, pull_request: { number: 12, head: { sha: 'c'.repeat(40) } } }),
+        JSON.stringify({
+          action: 'synchronize',
+          number: 12,
+          pull_request: { number: 12, head: { sha: 'c'.repeat(40) } },
+        }),
       );
       return {
         GITHUB_EVENT_NAME: 'pull_request',
@@ -509,7 +522,12 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
 
     it('two runs on one pull request: one POST, then one PATCH of the same comment', async () => {
       const token = 'ghs_e2eToken0123456789';
-      const given = inputs({ connection: 'prod', 'fail-on': 'critical', 'pr-comment': 'true', 'github-token': token });
+      const given = inputs({
+        connection: 'prod',
+        'fail-on': 'critical',
+        'pr-comment': 'true',
+        'github-token': token,
+      });
       const job = newJob();
       const first = await step('main', job, given, prEnv(job));
       expect(first.outputs['exit-code'], first.log).toBe('10');
@@ -544,7 +562,12 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
         const main = await step(
           'main',
           job,
-          inputs({ connection: 'prod-nocrit', 'fail-on': 'critical', 'pr-comment': 'true', 'github-token': 'ghs_ro' }),
+          inputs({
+            connection: 'prod-nocrit',
+            'fail-on': 'critical',
+            'pr-comment': 'true',
+            'github-token': 'ghs_ro',
+          }),
           prEnv(job),
         );
         expect(main.code, main.log).toBe(0);

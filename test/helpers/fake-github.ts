@@ -69,7 +69,9 @@ export class FakeGithub {
     return { id, body, user: { login, type: 'Bot' }, html_url: `https://github.test/pull/${id}` };
   }
 
-  private async handle(req: IncomingMessage): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  private async handle(
+    req: IncomingMessage,
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
@@ -95,7 +97,10 @@ export class FakeGithub {
       }
       return { status: 200, body: all.slice((page - 1) * per, page * per), headers };
     }
-    const forbidden = { status: 403, body: { message: 'Resource not accessible by integration', status: '403' } };
+    const forbidden = {
+      status: 403,
+      body: { message: 'Resource not accessible by integration', status: '403' },
+    };
     if (m && req.method === 'POST') {
       if (this.readOnly) return forbidden;
       const c = this.comment(record.body?.body ?? '');

@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs, splitWords } from '../../src/action/args.js';
-import { commentBody, commentText, markerOf, pullRequestOf, type CommentFacts } from '../../src/action/comment.js';
+import {
+  commentBody,
+  commentText,
+  markerOf,
+  pullRequestOf,
+  type CommentFacts,
+} from '../../src/action/comment.js';
 import { UsageError } from '../../src/core/errors.js';
 
 describe('args: words as a shell splits them, never run', () => {
@@ -33,13 +39,15 @@ describe('args: words as a shell splits them, never run', () => {
   });
 
   it('an unclosed quote or a trailing backslash is exit 2 naming args', () => {
-    for (const bad of ['"a', "'a", 'a\\'])
-      expect(() => splitWords(bad)).toThrow(UsageError);
-    expect(() => splitWords('--report "x')).toThrow(/^input args: a quote \(\"\) is not closed$/);
+    for (const bad of ['"a', "'a", 'a\\']) expect(() => splitWords(bad)).toThrow(UsageError);
+    expect(() => splitWords('--report "x')).toThrow('input args: a quote (") is not closed');
   });
 
   it('takes the flags that add to the scan, checked as the CLI checks them', () => {
-    expect(parseArgs('--severity high,critical --no-ignore --show-ignored --no-step-summary --report csv=f.csv').extra).toEqual({
+    expect(
+      parseArgs('--severity high,critical --no-ignore --show-ignored --no-step-summary --report csv=f.csv')
+        .extra,
+    ).toEqual({
       severity: ['critical', 'high'],
       ignore: false,
       showIgnored: true,
@@ -50,7 +58,9 @@ describe('args: words as a shell splits them, never run', () => {
   });
 
   it('refuses a flag an input gives, an unknown one, a bad value and a bare word', () => {
-    expect(() => parseArgs('--fail-on low')).toThrow('input args: --fail-on has an input of its own: fail-on');
+    expect(() => parseArgs('--fail-on low')).toThrow(
+      'input args: --fail-on has an input of its own: fail-on',
+    );
     expect(() => parseArgs('--baseline=latest')).toThrow(/--baseline has an input of its own: baseline/);
     expect(() => parseArgs('-o json')).toThrow(/^input args: unknown option '-o'/);
     expect(() => parseArgs('--jq .')).toThrow(/^input args: unknown option '--jq'/);
@@ -81,7 +91,13 @@ describe('the comment', () => {
       facts({
         states: { new: 2, updated: 0, unchanged: 5, fixed: 1 },
         findings: [
-          { severity: 'critical', title: 'Public bucket', resource: 'arn:aws:s3:::a', id: 'f1', state: 'new' },
+          {
+            severity: 'critical',
+            title: 'Public bucket',
+            resource: 'arn:aws:s3:::a',
+            id: 'f1',
+            state: 'new',
+          },
           { severity: 'high', title: 'Open SSH', resource: 'sg-1', id: 'f2', state: 'unchanged' },
         ],
         shown: 12,
@@ -131,7 +147,10 @@ describe('the comment', () => {
     expect(rendered).not.toMatch(/@(octocat|org)/);
     expect(rendered).not.toMatch(/#12|GH-3/);
     expect(rendered).not.toMatch(/https:\/\/evil|www\.evil/);
-    expect(rendered).not.toMatch(/[\u0000-\u0008\u001b\u202e]/);
+    // No control character or bidirectional override reaches the page.
+    expect([...rendered].filter((c) => c.charCodeAt(0) < 0x09 || c === '\u001b' || c === '\u202e')).toEqual(
+      [],
+    );
     // The findings table keeps its four columns: the title's pipes are text.
     const row = rendered.split('<tbody>').at(-1)!.split('</tr>')[0]!;
     expect(row.match(/<td/g)).toHaveLength(3);
@@ -181,9 +200,13 @@ describe('where the comment goes', () => {
   });
 
   it('says why there is none: another event, no event file, an API that would take the token in the clear', () => {
-    expect(pullRequestOf({ ...env, GITHUB_EVENT_NAME: 'push' })).toBe('not a pull request (the event is "push")');
+    expect(pullRequestOf({ ...env, GITHUB_EVENT_NAME: 'push' })).toBe(
+      'not a pull request (the event is "push")',
+    );
     expect(pullRequestOf({ ...env, GITHUB_EVENT_PATH: join(dir, 'none') })).toMatch(/ENOENT/);
-    expect(pullRequestOf({ ...env, GITHUB_API_URL: 'http://api.example.com' })).toMatch(/^GITHUB_API_URL: refusing plain http/);
+    expect(pullRequestOf({ ...env, GITHUB_API_URL: 'http://api.example.com' })).toMatch(
+      /^GITHUB_API_URL: refusing plain http/,
+    );
     expect(pullRequestOf({ ...env, GITHUB_REPOSITORY: 'a/b/c' })).toMatch(/GITHUB_REPOSITORY/);
     rmSync(dir, { recursive: true, force: true });
   });

@@ -2,7 +2,16 @@
 // folder, a routed transport in place of the service, and no process, socket or build. What reaches the outputs,
 // the log and the runner's files when the service says what it must not, when a runner file cannot be written,
 // when a report's folder is missing, and the annotations GitHub would show.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,7 +62,8 @@ function service(o: { scan?: Record<string, unknown>; findings?: unknown[]; over
               ? json({
                   findings: findings.slice(
                     Number(url.searchParams.get('offset') ?? 0),
-                    Number(url.searchParams.get('offset') ?? 0) + Number(url.searchParams.get('limit') ?? 100),
+                    Number(url.searchParams.get('offset') ?? 0) +
+                      Number(url.searchParams.get('limit') ?? 100),
                   ),
                   total: findings.length,
                 })
@@ -166,7 +176,9 @@ describe('outputs from the service are checked before they are set (issue 33 #6)
     // No ignore file, no baseline, no report: the counts are the scan's own.
     const r = await step(
       {},
-      service({ scan: { critical_count: '1\n::error::x', high_count: 2.5, medium_count: 3, total_findings: 6 } }),
+      service({
+        scan: { critical_count: '1\n::error::x', high_count: 2.5, medium_count: 3, total_findings: 6 },
+      }),
     );
     expect(r.outputs.medium).toBe('3');
     for (const s of ['critical', 'high']) expect(r.outputs[s], s).not.toMatch(/\S/);
@@ -248,7 +260,10 @@ describe('runner files that cannot be written (issue 33 #8)', () => {
 
 describe('report folders (issue 33 #9)', () => {
   it('a report in folders that do not exist yet: they are made in the workspace and the report written', async () => {
-    const r = await step({ sarif: join(workspace, 'out/deep/results.sarif'), junit: join(workspace, 'junit.xml') });
+    const r = await step({
+      sarif: join(workspace, 'out/deep/results.sarif'),
+      junit: join(workspace, 'junit.xml'),
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.outputs.sarif).toBe(join(workspace, 'out/deep/results.sarif'));
     expect(JSON.parse(readFileSync(join(workspace, 'out/deep/results.sarif'), 'utf8'))).toMatchObject({
@@ -307,9 +322,15 @@ describe('annotations: at most 10 per level, most severe first, then one notice 
     const errors = lines.filter((l) => l.startsWith('::error'));
     expect(errors).toHaveLength(10);
     expect(errors.slice(0, 3).every((l) => l.includes('::critical: '))).toBe(true);
-    expect(errors.slice(3).map((l) => /finding (h\d+)/.exec(l)![1])).toEqual(
-      ['h0', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
-    );
+    expect(errors.slice(3).map((l) => /finding (h\d+)/.exec(l)![1])).toEqual([
+      'h0',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+    ]);
     expect(lines.filter((l) => l.startsWith('::warning'))).toHaveLength(10);
     expect(lines.filter((l) => l.startsWith('::notice'))).toHaveLength(4);
     const more = commands(r).filter((l) => l.startsWith('::notice::cssctl: '));
@@ -327,8 +348,11 @@ describe('annotations: at most 10 per level, most severe first, then one notice 
   it('the notice names the reports, which hold every finding', async () => {
     const sarif = join(workspace, 'r.sarif');
     const r = await step({ sarif }, service({ findings: many }));
-    expect(commands(r).find((l) => l.includes('not annotated'))).toContain(`see the step summary and the reports (${sarif})`);
-    const results = (JSON.parse(readFileSync(sarif, 'utf8')) as { runs: { results: unknown[] }[] }).runs[0]!.results;
+    expect(commands(r).find((l) => l.includes('not annotated'))).toContain(
+      `see the step summary and the reports (${sarif})`,
+    );
+    const results = (JSON.parse(readFileSync(sarif, 'utf8')) as { runs: { results: unknown[] }[] }).runs[0]!
+      .results;
     expect(results).toHaveLength(many.length);
   });
 
@@ -362,7 +386,8 @@ describe('the ignore-file and args inputs (issue 37 #4)', () => {
       service({ findings: [findingOf('f1', 'high'), findingOf('f2', 'medium')] }),
     );
     expect(r.outputs['exit-code']).toBe('10');
-    const results = (JSON.parse(readFileSync(sarif, 'utf8')) as { runs: { results: unknown[] }[] }).runs[0]!.results;
+    const results = (JSON.parse(readFileSync(sarif, 'utf8')) as { runs: { results: unknown[] }[] }).runs[0]!
+      .results;
     expect(results).toHaveLength(1);
     expect(readFileSync(join(temp, 'summary'), 'utf8')).toBe('');
     expect(r.stderr).toContain('--severity high --no-step-summary');
@@ -385,7 +410,10 @@ describe('the pull-request comment (issue 37 #4)', () => {
 
   function prEnv(event = 'pull_request'): Record<string, string> {
     const path = join(dir, 'event.json');
-    writeFileSync(path, JSON.stringify({ number: 7, pull_request: { number: 7, head: { sha: 'b'.repeat(40) } } }));
+    writeFileSync(
+      path,
+      JSON.stringify({ number: 7, pull_request: { number: 7, head: { sha: 'b'.repeat(40) } } }),
+    );
     return {
       GITHUB_EVENT_NAME: event,
       GITHUB_EVENT_PATH: path,
@@ -447,7 +475,9 @@ describe('the pull-request comment (issue 37 #4)', () => {
     await gh.close();
     const r = await step({ ...pr, 'fail-on': '' }, service(), {}, prEnv());
     expect(r.code).toBe(0);
-    expect(commands(r).some((l) => l.startsWith('::warning::cssctl: could not write the comment'))).toBe(true);
+    expect(commands(r).some((l) => l.startsWith('::warning::cssctl: could not write the comment'))).toBe(
+      true,
+    );
   });
 
   it('not a pull request: a notice and no request; without a token: exit 2 before any request', async () => {
@@ -457,16 +487,23 @@ describe('the pull-request comment (issue 37 #4)', () => {
     const svc = service();
     const none = await step({ 'pr-comment': 'true', 'github-token': '' }, svc, {}, prEnv());
     expect(none.outputs['exit-code']).toBe('2');
-    expect(commands(none).find((l) => l.startsWith('::error::'))).toMatch(/^::error::input github-token: required with pr-comment: true/);
+    expect(commands(none).find((l) => l.startsWith('::error::'))).toMatch(
+      /^::error::input github-token: required with pr-comment: true/,
+    );
     expect(svc.sent).toEqual([]);
     const bad = await step({ 'pr-comment': 'yes' }, service(), {}, prEnv());
-    expect(commands(bad).find((l) => l.startsWith('::error::'))).toBe('::error::input pr-comment: "yes" is not true or false');
+    expect(commands(bad).find((l) => l.startsWith('::error::'))).toBe(
+      '::error::input pr-comment: "yes" is not true or false',
+    );
   });
 
   it('a failed login still says so in the comment, rather than leave the last verdict standing', async () => {
     const r = await step(
       pr,
-      service({ over: (req, url) => (url.pathname === '/api/v1/auth/login' ? json({ detail: 'bad password' }, 401) : undefined) }),
+      service({
+        over: (req, url) =>
+          url.pathname === '/api/v1/auth/login' ? json({ detail: 'bad password' }, 401) : undefined,
+      }),
       {},
       prEnv(),
     );
