@@ -124,7 +124,7 @@ export class Annotations {
    * The workflow commands: at most PER_LEVEL per level, most severe first, then one notice for the rest (naming
    * the report files that hold every finding), and a comparison's counts as -o github gives them.
    */
-  lines(reports: readonly string[]): string {
+  lines(reports: readonly string[], summary = true): string {
     const out: string[] = [];
     let more = 0;
     const left: string[] = [];
@@ -137,12 +137,15 @@ export class Annotations {
       }
     }
     if (more > 0) {
-      const where =
-        reports.length > 0 ? `the step summary and the reports (${reports.join(', ')})` : 'the step summary';
+      const places = [
+        ...(summary ? ['the step summary'] : []),
+        ...(reports.length > 0 ? [`the reports (${reports.join(', ')})`] : []),
+      ];
+      const where = places.length > 0 ? `: see ${places.join(' and ')}` : '';
       out.push(
         formatCommand(
           'notice',
-          `cssctl: ${more} more finding${more === 1 ? '' : 's'} not annotated (${left.join(', ')}; GitHub shows ${PER_LEVEL} annotations per level): see ${where}`,
+          `cssctl: ${more} more finding${more === 1 ? '' : 's'} not annotated (${left.join(', ')}; GitHub shows ${PER_LEVEL} annotations per level)${where}`,
         ),
       );
     }

@@ -1,7 +1,7 @@
 // `pr-comment: true`: one comment on the pull request, kept up to date. It starts with a hidden marker,
 // `<!-- cssctl:<connection or scan-id> -->`; the first run creates it, every later run edits it in place (the
 // marker finds it among the pull request's comments), so a pull request holds one per connection, however many
-// times it is pushed to. It says the verdict, the counts per severity, new/fixed/unchanged when a baseline is
+// times it is pushed to — only a comment the token's own user (the workflow's bot) wrote counts. It says the verdict, the counts per severity, new/fixed/unchanged when a baseline is
 // given, the ten most severe findings and a link to the run. It talks to GITHUB_API_URL through @octokit/rest.
 //
 // Text from the service (titles, resources, ids, the error line) is untrusted: in the comment it is one line, cut
@@ -188,9 +188,19 @@ export async function keepComment(
   const marker = markerOf(facts.key);
   const body = commentBody(facts, pr);
   const where = { owner: pr.owner, repo: pr.repo, issue_number: pr.number };
+  // Only a comment this token's user wrote is the action's: anyone may post a comment that starts with the
+  // marker. A user's token (a PAT) says whose it is; the workflow's token cannot (403), and writes as a bot.
+  const me = await octokit.rest.users.getAuthenticated().then(
+    (r) => r.data.login,
+    () => undefined,
+  );
+  const ours = (u: { login?: string; type?: string } | null | undefined) =>
+    me !== undefined ? u?.login === me : u?.type === 'Bot';
   let found: number | undefined;
   await octokit.paginate(octokit.rest.issues.listComments, { ...where, per_page: 100 }, (res, done) => {
-    const c = res.data.find((x) => typeof x.body === 'string' && x.body.startsWith(`${marker}\n`));
+    const c = res.data.find(
+      (x) => typeof x.body === 'string' && x.body.startsWith(`${marker}\n`) && ours(x.user),
+    );
     if (c) {
       found = c.id;
       done();

@@ -125,7 +125,12 @@ export async function runMain(world: StepWorld): Promise<number> {
     }
     // Annotations once the findings are read and the scan did not fail (a failed scan's findings are no result).
     if (rendered && outcome.failure === undefined)
-      io.out(annotations.lines(inputs.reports.map((r) => r.path)));
+      io.out(
+        annotations.lines(
+          inputs.reports.map((r) => r.path),
+          inputs.args.extra.stepSummary !== false && Boolean(env.GITHUB_STEP_SUMMARY),
+        ),
+      );
     if (failure !== undefined) fail(io, failure);
     if (inputs.prComment && result.exitCode !== ExitCode.interrupted)
       comment = commentFacts(inputs, outcome, failure, result.outputs, annotations);

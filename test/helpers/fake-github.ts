@@ -52,8 +52,8 @@ export class FakeGithub {
   }
 
   /** Adds a comment as someone else wrote it. */
-  seed(issue: number, body: string, login = 'someone'): FakeComment {
-    const c = this.comment(body, login);
+  seed(issue: number, body: string, login = 'someone', type = 'User'): FakeComment {
+    const c = this.comment(body, login, type);
     this.list(issue).push(c);
     return c;
   }
@@ -64,9 +64,17 @@ export class FakeGithub {
     return l;
   }
 
-  private comment(body: string, login = 'github-actions[bot]'): FakeComment {
+  /** The author of what a token writes: a user's token (a PAT) is that user; the workflow's (ghs_…) the bot. */
+  private author(authorization?: string): { login: string; type: string } {
+    const token = authorization?.replace(/^(token|bearer) /i, '') ?? '';
+    return token.startsWith('ghs_')
+      ? { login: 'github-actions[bot]', type: 'Bot' }
+      : { login: `user-${token.slice(0, 8)}`, type: 'User' };
+  }
+
+  private comment(body: string, login = 'github-actions[bot]', type = 'Bot'): FakeComment {
     const id = this.nextId++;
-    return { id, body, user: { login, type: 'Bot' }, html_url: `https://github.test/pull/${id}` };
+    return { id, body, user: { login, type }, html_url: `https://github.test/pull/${id}` };
   }
 
   private async handle(
@@ -83,6 +91,13 @@ export class FakeGithub {
       body: text ? (JSON.parse(text) as { body?: string }) : undefined,
     };
     this.requests.push(record);
+    if (url.pathname === '/user' && req.method === 'GET') {
+      const who = this.author(record.authorization);
+      // An installation's token (the workflow's) may not read /user.
+      return who.type === 'Bot'
+        ? { status: 403, body: { message: 'Resource not accessible by integration' } }
+        : { status: 200, body: who };
+    }
     let m = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
     if (m && req.method === 'GET') {
       const all = this.list(Number(m[3]));
@@ -103,7 +118,8 @@ export class FakeGithub {
     };
     if (m && req.method === 'POST') {
       if (this.readOnly) return forbidden;
-      const c = this.comment(record.body?.body ?? '');
+      const who = this.author(record.authorization);
+      const c = this.comment(record.body?.body ?? '', who.login, who.type);
       this.list(Number(m[3])).push(c);
       return { status: 201, body: c };
     }

@@ -356,6 +356,14 @@ describe('annotations: at most 10 per level, most severe first, then one notice 
     expect(results).toHaveLength(many.length);
   });
 
+  it('without a step summary, the notice names only the reports', async () => {
+    const sarif = join(workspace, 'r.sarif');
+    const r = await step({ sarif, args: '--no-step-summary' }, service({ findings: many }));
+    expect(commands(r).find((l) => l.includes('not annotated'))).toMatch(
+      / per level\): see the reports \(.*r\.sarif\)$/,
+    );
+  });
+
   it('a scan that failed is not annotated', async () => {
     const r = await step({}, service({ scan: { status: 'failed' } }));
     expect(commands(r).filter((l) => / title=/.test(l))).toEqual([]);
@@ -427,8 +435,9 @@ describe('the pull-request comment (issue 37 #4)', () => {
 
   it('two runs keep one comment: found past the first page of comments, created, then edited in place', async () => {
     for (let i = 0; i < 100; i++) gh.seed(7, `comment ${i}`);
-    // Someone quoting the marker is not the action's comment.
+    // Someone quoting the marker is not the action's comment, nor is one that starts with it but a person wrote.
     gh.seed(7, 'I saw this:\n<!-- cssctl:prod -->\nin the last one');
+    const spoof = gh.seed(7, '<!-- cssctl:prod -->\nall clear, merge it');
     const first = await step(pr, service(), {}, prEnv());
     expect(first.outputs['exit-code']).toBe('10');
     const posts = gh.requests.filter((r) => r.method === 'POST');
@@ -451,14 +460,25 @@ describe('the pull-request comment (issue 37 #4)', () => {
     expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     const patches = gh.requests.filter((r) => r.method === 'PATCH');
     expect(patches.map((r) => r.path)).toEqual([`/repos/acme/infra/issues/comments/${mine.id}`]);
-    expect(gh.list(7)).toHaveLength(102);
+    expect(gh.list(7)).toHaveLength(103);
     expect(mine.body).toContain('Gate passed');
+    expect(spoof.body).toBe('<!-- cssctl:prod -->\nall clear, merge it');
     // The token is masked and never printed.
     for (const r of [first, second]) {
       const log = (r.stdout + r.stderr).replace(/^::add-mask::.*$/gm, '');
       expect(log).not.toContain('ghs_secretToken123');
       expect(r.stdout).toContain('::add-mask::ghs_secretToken123');
     }
+  });
+
+  it("with a user's token, the comment that user wrote is the one edited", async () => {
+    const mine = gh.seed(7, '<!-- cssctl:prod -->\nold', 'user-ghp_pers', 'User');
+    gh.seed(7, '<!-- cssctl:prod -->\nsomeone else', 'mallory', 'User');
+    const r = await step({ ...pr, 'github-token': 'ghp_personal' }, service(), {}, prEnv());
+    expect(r.stderr).toContain('updated the comment on pull request #7');
+    expect(gh.requests.filter((x) => x.method === 'PATCH').map((x) => x.path)).toEqual([
+      `/repos/acme/infra/issues/comments/${mine.id}`,
+    ]);
   });
 
   it('a read-only token (403): a warning, and the step keeps its own verdict', async () => {
