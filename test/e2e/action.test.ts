@@ -413,8 +413,9 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
       const sarif = JSON.parse(readFileSync(join(job.workspace, 'results.sarif'), 'utf8')) as {
         runs: { results: { level: string }[] }[];
       };
+      // The sandbox's scans find a varying number: the rule is checked whatever this one found (the unit tests of
+      // src/action/annotations.ts hold the numbers fixed).
       const all = sarif.runs[0]!.results;
-      expect(all.length).toBeGreaterThan(annotations.length);
       const levels = ['error', 'warning', 'notice'] as const;
       const sarifLevel = { error: 'error', warning: 'warning', notice: 'note' } as const;
       let more = 0;
@@ -429,8 +430,12 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
         ['critical', 'high', 'medium', 'low', 'info'].indexOf(/::(\w+): /.exec(l)![1]!),
       );
       expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
-      expect(main.stdout).toContain(`::notice::cssctl: ${more} more findings not annotated (`);
-      expect(main.stdout).toContain('see the step summary and the reports (results.sarif)');
+      if (more > 0) {
+        expect(main.stdout).toContain(
+          `::notice::cssctl: ${more} more finding${more === 1 ? '' : 's'} not annotated (`,
+        );
+        expect(main.stdout).toContain('see the step summary and the reports (results.sarif)');
+      } else expect(main.stdout).not.toContain('not annotated');
     });
 
     it('report folders that do not exist are made in the workspace; one outside it is refused before any request', async () => {
