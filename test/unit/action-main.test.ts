@@ -246,6 +246,16 @@ describe('runner files that cannot be written (issue 33 #8)', () => {
     expect(r.sessions).toEqual([]);
   });
 
+  it('a GITHUB_STEP_SUMMARY that is a folder: a warning, and the step keeps its verdict', async () => {
+    const folder = join(temp, 'summary-folder');
+    mkdirSync(folder);
+    const r = await step({}, service(), { GITHUB_STEP_SUMMARY: folder });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs['exit-code']).toBe('0');
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/illegal operation|at [\w.]+ \(/);
+    expect(r.stderr).toMatch(/summary-folder/);
+  });
+
   it('a GITHUB_OUTPUT that is a folder: one clean error line on stderr', async () => {
     const folder = join(temp, 'output-folder');
     mkdirSync(folder);
