@@ -491,6 +491,23 @@ describe('the pull-request comment (issue 37 #4)', () => {
     ]);
   });
 
+  it('with a baseline: new, fixed and unchanged, and each listed finding with its state', async () => {
+    const base = join(workspace, 'base.json');
+    writeFileSync(base, JSON.stringify([findingOf('f1', 'high'), findingOf('gone', 'medium')]));
+    const r = await step(
+      { ...pr, baseline: base, 'fail-on': 'high' },
+      service({ findings: [findingOf('f1', 'high'), findingOf('f2', 'critical')] }),
+      {},
+      prEnv(),
+    );
+    expect(r.outputs['exit-code']).toBe('10');
+    const body = gh.list(7).at(-1)!.body;
+    expect(body).toContain('Against the baseline: **1 new**, 0 raised or changed, **1 fixed**, 1 unchanged.');
+    expect(body).toContain('| critical | Title f2 | arn:aws:s3:::f2 | new |');
+    expect(body).toContain('| high | Title f1 | arn:aws:s3:::f1 | unchanged |');
+    expect(body).not.toContain('gone');
+  });
+
   it('a read-only token (403): a warning, and the step keeps its own verdict', async () => {
     gh.readOnly = true;
     const r = await step({ ...pr, 'fail-on': '' }, service(), {}, prEnv());
