@@ -8,6 +8,7 @@ import { shellQuote } from '../core/resume.js';
 import { normalizeBaseUrl } from '../core/url.js';
 import type { ReportFormat } from '../core/output/formats.js';
 import type { ReportSpec } from '../report/report-spec.js';
+import { parseArgs, type ExtraArgs } from './args.js';
 import { readInput } from './runner.js';
 
 /** The report inputs, in the order they are written and listed: each a report format of cssctl's. */
@@ -29,6 +30,12 @@ export interface ActionInputs {
   /** Seconds, as --max-wait takes them. */
   maxWait?: string;
   reports: ReportSpec[];
+  /** --ignore-file. */
+  ignoreFile?: string;
+  /** `args`: its words (for the command line shown) and the flags they give. */
+  args: { words: string[]; extra: ExtraArgs };
+  /** Keep one comment on the pull request (`pr-comment: true`), with this token. */
+  prComment?: { token: string };
 }
 
 /** A bad input: exit 2, naming it as the workflow does. */
@@ -101,6 +108,21 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     reports.push({ format, path });
   }
 
+  const ignoreFile = readInput(env, 'ignore-file') || undefined;
+  if (ignoreFile !== undefined && /[\r\n]/.test(ignoreFile))
+    throw invalid('ignore-file', 'a path on one line is expected');
+  const args = parseArgs(readInput(env, 'args'));
+  for (const r of args.extra.report ?? []) {
+    if (reports.some((given) => given.format === r.format))
+      throw invalid('args', `--report ${r.format}= is the input ${r.format} (give one)`);
+    reports.push(r);
+  }
+
+  const prComment = booleanInput(env, 'pr-comment');
+  const token = readInput(env, 'github-token');
+  if (prComment && token === '')
+    throw invalid('github-token', 'required with pr-comment: true (the workflow gives ${{ github.token }})');
+
   return {
     baseUrl,
     workspace,
@@ -113,7 +135,19 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     waitTimeout: waitTimeout === undefined ? undefined : Number(waitTimeout),
     maxWait,
     reports,
+    ignoreFile,
+    args,
+    prComment: prComment ? { token } : undefined,
   };
+}
+
+/** A boolean input as @actions/core getBooleanInput reads it (YAML 1.2's core schema); empty is false. */
+function booleanInput(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = readInput(env, name);
+  if (raw === '') return false;
+  if (['true', 'True', 'TRUE'].includes(raw)) return true;
+  if (['false', 'False', 'FALSE'].includes(raw)) return false;
+  throw invalid(name, `"${raw}" is not true or false`);
 }
 
 /**
@@ -129,8 +163,11 @@ export function equivalentArgv(inputs: ActionInputs): string[] {
   if (inputs.baseline !== undefined) argv.push('--baseline', inputs.baseline);
   if (inputs.waitTimeout !== undefined) argv.push('--wait-timeout', String(inputs.waitTimeout));
   if (inputs.maxWait !== undefined) argv.push('--max-wait', inputs.maxWait);
+  if (inputs.ignoreFile !== undefined) argv.push('--ignore-file', inputs.ignoreFile);
   argv.push('-o', 'github');
-  for (const r of inputs.reports) argv.push('--report', `${r.format}=${r.path}`);
+  const fromArgs = new Set(inputs.args.extra.report ?? []);
+  for (const r of inputs.reports) if (!fromArgs.has(r)) argv.push('--report', `${r.format}=${r.path}`);
+  argv.push(...inputs.args.words);
   return argv;
 }
 

@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { World } from './harness.js';
 import { parseFileCommands } from '../helpers/runner-files.js';
+import { FakeGithub } from '../helpers/fake-github.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LOCAL_ACTION = join(ROOT, 'node_modules/@github/local-action/bin/local-action.js');
@@ -52,6 +53,7 @@ interface LocalRun {
 async function localAction(
   name: string,
   given: (job: { workspace: string }) => Record<string, string>,
+  more: (job: { dir: string }) => Record<string, string> = () => ({}),
 ): Promise<LocalRun> {
   const job = join(dir, name);
   const temp = join(job, 'runner-temp');
@@ -76,6 +78,7 @@ async function localAction(
     INPUT_PASSWORD: c.password,
   };
   for (const [k, v] of Object.entries(given({ workspace }))) vars[`INPUT_${k.toUpperCase()}`] = v;
+  Object.assign(vars, more({ dir: job }));
   const envFile = join(job, '.env');
   writeFileSync(
     envFile,
@@ -126,11 +129,29 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('@github/local-action', () => {
     expect(readdirSync(run.temp).filter((f) => f.startsWith('cssctl-action-'))).toEqual([]);
   }, 120_000);
 
-  it('fails on the gate: exit 1 and the gate line as the step error', async () => {
-    const run = await localAction('fail', () => ({ connection: 'prod', 'fail-on': 'low' }));
+  it('fails on the gate: exit 1 and the gate line as the step error; the pull request gets the comment', async () => {
+    const gh = await FakeGithub.start();
+    const run = await localAction(
+      'fail',
+      () => ({ connection: 'prod', 'fail-on': 'low', 'pr-comment': 'true', 'github-token': 'ghs_local' }),
+      ({ dir: job }) => {
+        const event = join(job, 'event.json');
+        writeFileSync(event, JSON.stringify({ pull_request: { number: 3, head: { sha: 'd'.repeat(40) } } }));
+        return {
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: event,
+          GITHUB_REPOSITORY: 'acme/infra',
+          GITHUB_API_URL: gh.url,
+        };
+      },
+    ).finally(() => gh.close());
     expect(run.code, run.out).toBe(1);
     expect(run.out).toMatch(/^::error::scan scn_\w+ has \d+ findings at or above low: /m);
     expect(run.outputs).toMatchObject({ 'exit-code': '10', gate: 'failed' });
+    expect(gh.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
+      '/repos/acme/infra/issues/3/comments',
+    ]);
+    expect(gh.list(3)[0]!.body).toContain(`scan \`${run.outputs['scan-id']}\``);
     expect(readdirSync(run.temp).filter((f) => f.startsWith('cssctl-action-'))).toEqual([]);
   }, 120_000);
 });

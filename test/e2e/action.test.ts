@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_INPUTS } from '../../src/action/inputs.js';
 import { World, errorLine, received, runCli, type CliResult } from './harness.js';
 import { maskedLog, parseFileCommands } from '../helpers/runner-files.js';
+import { FakeGithub } from '../helpers/fake-github.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -185,9 +186,34 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
           'wait-timeout',
           'max-wait',
           ...REPORT_INPUTS,
+          'ignore-file',
+          'args',
+          'pr-comment',
+          'github-token',
         ].sort(),
       );
       expect(actionYml.inputs.password!.required).toBe(true);
+    });
+  });
+
+  describe('the bundle', () => {
+    it('names in its notices, with their licence texts, @octokit/rest and every package it brings', () => {
+      const notices = readFileSync(join(ROOT, 'dist/action/THIRD-PARTY-NOTICES.md'), 'utf8');
+      for (const name of [
+        '@octokit/rest',
+        '@octokit/core',
+        '@octokit/request',
+        '@octokit/plugin-rest-endpoint-methods',
+        '@octokit/plugin-paginate-rest',
+        'before-after-hook',
+        'universal-user-agent',
+      ]) {
+        expect(notices, name).toMatch(
+          new RegExp(`^## ${name.replace('/', '\\/')} \\d[\\w.]*\\n\\nLicence: \\S+`, 'm'),
+        );
+      }
+      // before-after-hook is Apache-2.0: its licence text, not just its name.
+      expect(notices).toContain('Apache License');
     });
   });
 
@@ -379,6 +405,79 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
       expect(w.sandbox.requests.length).toBe(before);
     });
 
+    it('annotations: at most 10 per level, most severe first, then one notice for the rest', async () => {
+      const job = newJob();
+      const main = await step('main', job, inputs({ connection: 'prod', sarif: 'results.sarif' }));
+      expect(main.code, main.log).toBe(0);
+      const annotations = main.stdout.split('\n').filter((l) => /^::(error|warning|notice) title=/.test(l));
+      const sarif = JSON.parse(readFileSync(join(job.workspace, 'results.sarif'), 'utf8')) as {
+        runs: { results: { level: string }[] }[];
+      };
+      // The sandbox's scans find a varying number: the rule is checked whatever this one found (the unit tests of
+      // src/action/annotations.ts hold the numbers fixed).
+      const all = sarif.runs[0]!.results;
+      const levels = ['error', 'warning', 'notice'] as const;
+      const sarifLevel = { error: 'error', warning: 'warning', notice: 'note' } as const;
+      let more = 0;
+      for (const level of levels) {
+        const shown = annotations.filter((l) => l.startsWith(`::${level} `)).length;
+        const total = all.filter((r) => r.level === sarifLevel[level]).length;
+        expect(shown, level).toBe(Math.min(10, total));
+        more += total - shown;
+      }
+      // Most severe first: the critical ones lead the errors.
+      const ranks = annotations.map((l) =>
+        ['critical', 'high', 'medium', 'low', 'info'].indexOf(/::(\w+): /.exec(l)![1]!),
+      );
+      expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
+      if (more > 0) {
+        expect(main.stdout).toContain(
+          `::notice::cssctl: ${more} more finding${more === 1 ? '' : 's'} not annotated (`,
+        );
+        expect(main.stdout).toContain('see the step summary and the reports (results.sarif)');
+      } else expect(main.stdout).not.toContain('not annotated');
+    });
+
+    it('report folders that do not exist are made in the workspace; one outside it is refused before any request', async () => {
+      const job = newJob();
+      const main = await step(
+        'main',
+        job,
+        inputs({ connection: 'prod-nocrit', sarif: 'out/scan/results.sarif' }),
+        {
+          GITHUB_WORKSPACE: job.workspace,
+        },
+      );
+      expect(main.code, main.log).toBe(0);
+      expect(main.outputs.sarif).toBe('out/scan/results.sarif');
+      expect(existsSync(join(job.workspace, 'out/scan/results.sarif'))).toBe(true);
+      const before = w.sandbox.requests.length;
+      const outside = await step('main', job, inputs({ connection: 'prod', junit: '../reports/junit.xml' }), {
+        GITHUB_WORKSPACE: job.workspace,
+      });
+      expect(outside.outputs['exit-code']).toBe('2');
+      expect(stepError(outside)).toMatch(
+        /^input junit: the folder of \.\.\/reports\/junit\.xml does not exist, and it is outside the workspace/,
+      );
+      expect(existsSync(join(job.dir, 'reports'))).toBe(false);
+      expect(w.sandbox.requests.length).toBe(before);
+    });
+
+    it('a GITHUB_STATE that cannot be written: one clean error, no session folder, no request', async () => {
+      const job = newJob();
+      const folder = join(job.temp, 'state-is-a-folder');
+      mkdirSync(folder);
+      const before = w.sandbox.requests.length;
+      const main = await step('main', job, inputs({ connection: 'prod' }), { GITHUB_STATE: folder });
+      expect(main.code).toBe(1);
+      expect(stepError(main)).toBe(
+        `could not write the runner's state file ${folder} (GITHUB_STATE): EISDIR`,
+      );
+      expect(main.log).not.toMatch(/illegal operation|\n\s+at /);
+      expect(job.sessions()).toEqual([]);
+      expect(w.sandbox.requests.length).toBe(before);
+    });
+
     it('the ocsf input: OCSF Detection Findings, one a line', async () => {
       const job = newJob();
       const main = await step(
@@ -394,6 +493,98 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
         .map((l) => JSON.parse(l) as { class_uid: number; metadata: { version: string } });
       expect(events.length).toBeGreaterThan(0);
       for (const e of events) expect(e).toMatchObject({ class_uid: 2004, metadata: { version: '1.6.0' } });
+    });
+  });
+
+  describe('the pull-request comment, against a fake GitHub API', () => {
+    let gh: FakeGithub;
+    beforeAll(async () => {
+      gh = await FakeGithub.start();
+    });
+    afterAll(() => gh.close());
+
+    /** The runner's environment of a pull_request event on acme/infra #12. */
+    function prEnv(job: Job): Record<string, string> {
+      const event = join(job.dir, 'event.json');
+      writeFileSync(
+        event,
+        JSON.stringify({
+          action: 'synchronize',
+          number: 12,
+          pull_request: { number: 12, head: { sha: 'c'.repeat(40) } },
+        }),
+      );
+      return {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: event,
+        GITHUB_REPOSITORY: 'acme/infra',
+        GITHUB_API_URL: gh.url,
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_RUN_ID: '4242',
+        GITHUB_WORKSPACE: job.workspace,
+      };
+    }
+
+    it('two runs on one pull request: one POST, then one PATCH of the same comment', async () => {
+      const token = 'ghs_e2eToken0123456789';
+      const given = inputs({
+        connection: 'prod',
+        'fail-on': 'critical',
+        'pr-comment': 'true',
+        'github-token': token,
+      });
+      const job = newJob();
+      const first = await step('main', job, given, prEnv(job));
+      expect(first.outputs['exit-code'], first.log).toBe('10');
+      expect(gh.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`)).toEqual([
+        'POST /repos/acme/infra/issues/12/comments',
+      ]);
+      const comment = gh.list(12)[0]!;
+      expect(comment.body.split('\n')[0]).toBe('<!-- cssctl:prod -->');
+      expect(comment.body).toContain(`scan \`${first.outputs['scan-id']}\``);
+      expect(comment.body).toContain('Gate failed');
+      expect(comment.body).toContain('[The run](https://github.com/acme/infra/actions/runs/4242)');
+      expect((await post(job, first)).code).toBe(0);
+
+      const job2 = newJob();
+      const second = await step('main', job2, given, prEnv(job2));
+      expect(gh.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`)).toEqual([
+        'POST /repos/acme/infra/issues/12/comments',
+        `PATCH /repos/acme/infra/issues/comments/${comment.id}`,
+      ]);
+      expect(gh.list(12)).toHaveLength(1);
+      expect(comment.body).toContain(`scan \`${second.outputs['scan-id']}\``);
+      expect(second.outputs['scan-id']).not.toBe(first.outputs['scan-id']);
+      expect(second.log).toContain(`updated the comment on pull request #12 (${comment.html_url})`);
+      for (const s of [first, second]) expect(s.log).not.toContain(token);
+      expect((await post(job2, second)).code).toBe(0);
+    });
+
+    it("a read-only token (403, a fork's pull request): a warning, and the step still passes", async () => {
+      gh.readOnly = true;
+      try {
+        const job = newJob();
+        const main = await step(
+          'main',
+          job,
+          inputs({
+            connection: 'prod-nocrit',
+            'fail-on': 'critical',
+            'pr-comment': 'true',
+            'github-token': 'ghs_ro',
+          }),
+          prEnv(job),
+        );
+        expect(main.code, main.log).toBe(0);
+        expect(main.outputs).toMatchObject({ 'exit-code': '0', gate: 'passed' });
+        expect(main.stdout).toMatch(
+          /^::warning::cssctl: could not write the comment on pull request #12: HTTP 403: Resource not accessible by integration/m,
+        );
+        expect(main.stdout).not.toMatch(/^::error::/m);
+        expect((await post(job, main)).code).toBe(0);
+      } finally {
+        gh.readOnly = false;
+      }
     });
   });
 
@@ -498,6 +689,9 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)('the GitHub Action', () => {
       expect(stdout).toMatch(/^::error::interrupted; resume with: cssctl scans wait scn_\w+ -o github$/m);
       const outputs = parseFileCommands(readFileSync(files.GITHUB_OUTPUT, 'utf8'));
       expect(outputs['exit-code']).toBe('130');
+      // The scan was created before the cancel: its id is set, the one the resume line names.
+      const resumed = /resume with: cssctl scans wait (scn_\w+)/.exec(stdout)![1];
+      expect(outputs['scan-id']).toBe(resumed);
     });
   });
 });

@@ -52,6 +52,9 @@ describe('readInputs', () => {
         { format: 'junit', path: 'junit.xml' },
         { format: 'html', path: 'report.html' },
       ],
+      ignoreFile: undefined,
+      args: { words: [], extra: {} },
+      prComment: undefined,
     });
   });
 

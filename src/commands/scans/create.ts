@@ -1,4 +1,5 @@
 import { createScan } from '../../api/findings.js';
+import type { Scan } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat } from '../../core/output/index.js';
@@ -10,6 +11,8 @@ import { prepareReport, waitAndReport, waitCommand, type WaitOptions } from './w
 export interface CreateOptions extends WaitOptions {
   connection: string;
   wait?: boolean;
+  /** Told the scan as soon as it is created (a front end that must know its id even if the wait is cancelled). */
+  onCreated?: (scan: Scan) => void;
 }
 
 export async function create(ctx: Context, opts: CreateOptions): Promise<Result> {
@@ -31,6 +34,7 @@ export async function create(ctx: Context, opts: CreateOptions): Promise<Result>
   const prepared = opts.wait ? await prepareReport(ctx, opts) : {};
   const client = await ctx.api();
   const scan = await createScan(client, alias);
+  opts.onCreated?.(scan);
   ctx.io.success(`Started scan ${scan.scan_id} of connection ${scan.connection_alias ?? alias}`);
   if (!opts.wait)
     return {
