@@ -32,8 +32,14 @@ function shrink(start: number[], floors: number[], budget: number): number[] {
         widest = i;
     }
     if (widest < 0) break;
-    const others = total() - (widths[widest] ?? 0);
-    widths[widest] = Math.max(floors[widest] ?? 0, Math.min((widths[widest] ?? 0) - 1, budget - others));
+    const w = widths[widest] ?? 0;
+    const others = total() - w;
+    // Down to the next widest column that can give (or to what fits): text columns end up cut alike, rather
+    // than the widest cut to its floor at once while the others stay whole.
+    let next = 0;
+    for (let i = 0; i < widths.length; i++)
+      if (i !== widest && (widths[i] ?? 0) > (floors[i] ?? 0)) next = Math.max(next, widths[i] ?? 0);
+    widths[widest] = Math.max(floors[widest] ?? 0, budget - others, Math.min(w - 1, next));
   }
   return widths;
 }
