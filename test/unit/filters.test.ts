@@ -12,6 +12,7 @@ import { summary } from '../../src/commands/findings/summary.js';
 import { registerScans } from '../../src/commands/scans/index.js';
 import { list as listScans } from '../../src/commands/scans/list.js';
 import type { Wire } from '../../src/commands/shared/action.js';
+import { allCommands, completionModel } from '../../src/completion/model.js';
 import { findingsSource } from '../../src/report/sources/findings.js';
 import { itemFilter } from '../../src/report/sources/filter.js';
 import { FakeContext } from '../helpers/fake-context.js';
@@ -270,5 +271,23 @@ describe('the filter flags, argv → options', () => {
     expect((err as Error).message).toMatch(/empty status in "open,"/);
     const err2 = await parse('scans', 'list', '--connection', '').catch((e: unknown) => e);
     expect((err2 as Error).message).toMatch(/empty connection alias/);
+  });
+});
+
+describe('completion of the filter flags', () => {
+  it('--connection offers the connection aliases (asked at TAB time); findings --status no scan statuses', () => {
+    const program = new Command('cssctl');
+    const wire = Object.assign(() => async () => {}, { frontEnd: () => async () => {} }) as unknown as Wire;
+    registerFindings(program, wire);
+    registerScans(program, wire);
+    const commands = allCommands(completionModel(program));
+    const flag = (path: string, long: string) =>
+      commands.find((c) => c.path.join(' ') === `cssctl ${path}`)!.flags.find((f) => f.long === long);
+    for (const path of ['findings list', 'findings summary', 'findings diff', 'scans list'])
+      expect(flag(path, '--connection')?.values, path).toStrictEqual({ dynamic: 'connections' });
+    // A finding's statuses are the service's own (it lists none): a free value, not queued/running/….
+    for (const path of ['findings list', 'findings summary', 'findings diff'])
+      expect(flag(path, '--status')?.values, path).toStrictEqual([]);
+    expect(flag('scans list', '--status')?.values).toContain('completed');
   });
 });
