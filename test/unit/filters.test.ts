@@ -80,6 +80,41 @@ describe('findings list --connection / --status', () => {
     );
   });
 
+  it('with the ignore file: the hint counts what the filter and the ignore file each left out', async () => {
+    const file = join(mkdtempSync(join(dir, 'i-')), '.cssctl-ignore.yaml');
+    writeFileSync(
+      file,
+      'version: 1\nignore:\n  - rule: r-b\n    reason: accepted (SEC-1)\n    expires: never\n',
+    );
+    const w = verbWorld(
+      [
+        page(
+          [
+            f('a', 'dev'),
+            { ...f('b', 'prod'), rule_id: 'r-b' },
+            f('c', 'prod'),
+            f('d', 'prod'),
+            f('e', 'prod'),
+          ],
+          9,
+          3,
+        ),
+      ],
+      { env: { CSSCTL_IGNORE_FILE: file } },
+    );
+    expect(await w.run(list, { connection: ['prod'] })).toBe(0);
+    expect(
+      w.stdout.text
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((r) => r.split(/\s+/).at(-1)),
+    ).toStrictEqual(['c', 'd']);
+    expect(w.stderr.text).toBe(
+      `Read 1–4 of 9: 2 shown, 1 not matching --connection prod (filtered by cssctl, not by the service), 1 ignored by ${file} (--no-ignore to show them) — use --all or --offset 4\n`,
+    );
+  });
+
   it('--all: every page, only the matches, in every format; the table says how many were read', async () => {
     const replies = () => [page([f('a', 'prod'), f('b', 'dev')], 3, 2), page([f('c', 'prod')], 3, 2, 2)];
     const nd = verbWorld(replies(), { output: 'ndjson' });
