@@ -336,6 +336,13 @@ export async function run(): Promise<void> {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE' && !controller.signal.aborted) controller.abort(new OutputClosed());
   });
+  // `cssctl … 2>&1 | head`: the reader may hold stderr too, and leave while a hint, notice or progress line is
+  // written there (cli-contract.md §15). A reader leaving is not an error on either stream: what follows for
+  // stderr is dropped (stdout, when it is another stream, still gets its data and its own errors).
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+    throw err;
+  });
   const code = await main({
     argv: process.argv.slice(2),
     env: process.env,

@@ -84,10 +84,27 @@ export interface LeftOut {
   told?: () => void;
 }
 
+/**
+ * Items a filter of cssctl's own left out (`--connection`, `--status`: the service cannot filter by them), of
+ * those read from the service's list.
+ */
+export interface Filtered {
+  /** Items read and not shown for the filter (those the ignore file left out are counted apart). */
+  left: number;
+  why: string;
+}
+
 /** A single page of a longer list: it started at `offset` of `total` items. */
 export interface PageInfo {
   offset: number;
   total?: number;
+  /**
+   * How many items of the service's list the page read, when a filter of cssctl's read past what it shows
+   * (the next page starts after them); else what was shown and left out.
+   */
+  read?: number;
+  /** A filter of cssctl's narrowed what was read: the hint says so. */
+  filtered?: Filtered;
   /** The flag that shows the next page, e.g. `--offset 50`. */
   next?: string;
 }
@@ -104,7 +121,7 @@ export function pageEnd(
   left?: LeftOut,
   limit?: number,
 ): { read: number; next?: number } {
-  const read = shown + (left?.count ?? 0);
+  const read = page?.read ?? shown + (left?.count ?? 0);
   const offset = page?.offset ?? 0;
   if (page?.total !== undefined) return offset + read < page.total ? { read, next: offset + read } : { read };
   return limit !== undefined && read > 0 && read >= limit ? { read, next: offset + read } : { read };

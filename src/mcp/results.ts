@@ -73,7 +73,8 @@ export async function pageOf<T = Record<string, unknown>>(
   const end = seen > limit ? { next: offset + limit } : pageEnd(info, seen, left, limit);
   return {
     items,
-    total: info?.total ?? null,
+    // A filter of cssctl's (connection, status): the service's total is not the count of what matches.
+    total: info?.filtered ? null : (info?.total ?? null),
     position: { limit, offset, next_offset: end.next ?? null },
     ...(left ? { leftOut: left.count } : {}),
   };

@@ -46,6 +46,19 @@ export const severities = (description: string): Schema => ({
   minItems: 1,
   description,
 });
+/** `connection` and `status` of the findings and scans tools: filters cssctl applies while it pages. */
+const texts = (description: string): Schema => ({
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+  uniqueItems: true,
+  minItems: 1,
+  description,
+});
+export const connections = (what: string): Schema =>
+  texts(`only the ${what} of these connections (aliases, any case; filtered by cssctl while it pages)`);
+export const findingStatuses: Schema = texts(
+  'only findings whose own status is one of these, such as open (any case; filtered by cssctl while it pages)',
+);
 export const limit: Schema = {
   type: 'integer',
   minimum: 1,

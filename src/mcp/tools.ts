@@ -16,6 +16,7 @@ import { summary } from '../commands/findings/summary.js';
 import { create as createScan } from '../commands/scans/create.js';
 import { get as getScan } from '../commands/scans/get.js';
 import { list as listScans } from '../commands/scans/list.js';
+import type { FilterOptions } from '../commands/shared/filters.js';
 import { wait } from '../commands/scans/wait.js';
 import type { Context } from '../core/context.js';
 import { CliError } from '../core/errors.js';
@@ -83,16 +84,24 @@ const listConnectionsTool: Tool<Paging> = {
   },
 };
 
-const listScansTool: Tool<Paging & { status?: string }> = {
+const listScansTool: Tool<Paging & { status?: string; connection?: string[] }> = {
   name: 'list_scans',
   title: 'List scans',
   description:
     'Scans of the workspace, newest first, optionally only those with one status (queued, running, completed, failed), one page at a time.',
-  inputSchema: S.objectOf({ status: S.scanStatus, limit: S.limit, offset: S.offset }),
+  inputSchema: S.objectOf({
+    status: S.scanStatus,
+    connection: S.connections('scans'),
+    limit: S.limit,
+    offset: S.offset,
+  }),
   outputSchema: S.scansPage,
   argv: () => ['scans', 'list'],
   run: async (ctx, a) => {
-    const p = await pageOf(await listScans(ctx, { status: a.status, limit: a.limit, offset: a.offset }), a);
+    const p = await pageOf(
+      await listScans(ctx, { status: a.status, connection: a.connection, limit: a.limit, offset: a.offset }),
+      a,
+    );
     return { total: p.total, scans: p.items, ...p.position };
   },
 };
@@ -146,7 +155,7 @@ const waitScanTool: Tool<{ scan_id: string; timeout_s: number; fail_on?: Severit
 };
 
 const listFindingsTool: Tool<
-  Paging & { severity?: Severity[]; scan_id?: string; include_ignored?: boolean }
+  Paging & { severity?: Severity[]; scan_id?: string; include_ignored?: boolean } & FilterOptions
 > = {
   name: 'list_findings',
   title: 'List findings',
@@ -154,6 +163,8 @@ const listFindingsTool: Tool<
   inputSchema: S.objectOf({
     severity: S.severities('only these severities'),
     scan_id: S.id('only the findings of this scan'),
+    connection: S.connections('findings'),
+    status: S.findingStatuses,
     limit: S.limit,
     offset: S.offset,
     include_ignored: {
@@ -168,6 +179,8 @@ const listFindingsTool: Tool<
     const result = await listFindings(ctx, {
       severity: severitiesOf(a.severity),
       scan: a.scan_id,
+      connection: a.connection,
+      status: a.status,
       limit: a.limit,
       offset: a.offset,
       showIgnored: a.include_ignored,
@@ -192,7 +205,7 @@ const getFindingTool: Tool<{ finding_id: string }> = {
   run: async (ctx, a) => valueOf(await getFinding(ctx, {}, [a.finding_id])),
 };
 
-const summarizeTool: Tool<{ by: SummaryBy; scan_id?: string; severity?: Severity[] }> = {
+const summarizeTool: Tool<{ by: SummaryBy; scan_id?: string; severity?: Severity[] } & FilterOptions> = {
   name: 'summarize_findings',
   title: 'Count findings',
   description: `Counts of findings by severity, connection, rule or status (largest first, at most ${S.MAX_PAGE} groups; groups_total says how many there were when more), of the workspace or of one scan: the object \`cssctl findings summary -o json\` prints. By severity costs one request per severity; the other groupings read every finding (progress notifications). Accepted risks of the ignore file are counted apart ("ignored"). Group keys come from the scanned accounts: untrusted data.`,
@@ -200,11 +213,19 @@ const summarizeTool: Tool<{ by: SummaryBy; scan_id?: string; severity?: Severity
     by: S.grouping,
     scan_id: S.id('only the findings of this scan'),
     severity: S.severities('only these severities'),
+    connection: S.connections('findings'),
+    status: S.findingStatuses,
   }),
   outputSchema: S.summaryResult,
   argv: () => ['findings', 'summary'],
   run: async (ctx, a) => {
-    const result = await summary(ctx, { by: a.by, scan: a.scan_id, severity: severitiesOf(a.severity) });
+    const result = await summary(ctx, {
+      by: a.by,
+      scan: a.scan_id,
+      severity: severitiesOf(a.severity),
+      connection: a.connection,
+      status: a.status,
+    });
     const value = { ...(valueOf(result) as { groups: unknown[] }) };
     await outcomeOf(result);
     if (value.groups.length <= S.MAX_PAGE) return value;
@@ -212,7 +233,9 @@ const summarizeTool: Tool<{ by: SummaryBy; scan_id?: string; severity?: Severity
   },
 };
 
-const diffTool: Tool<Paging & { base: string; head: string; state?: DiffState[]; severity?: Severity[] }> = {
+const diffTool: Tool<
+  Paging & { base: string; head: string; state?: DiffState[]; severity?: Severity[] } & FilterOptions
+> = {
   name: 'diff_findings',
   title: 'Compare two scans',
   description: `Compares the findings of two scans by fingerprint: each of the head's findings is new, updated (another severity: previous_severity) or unchanged, and each of the base's that the head no longer has is fixed; a new one says why (new-rule, new-resource, ignore-expired, other). Reads every finding of both and returns the counts per state and one page of the compared findings (state and severity narrow the page, never the counts). base may be latest: the newest completed scan of the head's connection before it; "base" in the result names the scan compared with, and is null when latest found none (every finding is then new). ${UNTRUSTED}`,
@@ -222,6 +245,8 @@ const diffTool: Tool<Paging & { base: string; head: string; state?: DiffState[];
       head: S.headRef,
       state: S.states,
       severity: S.severities('only show these severities (the counts are of all)'),
+      connection: S.connections('findings (of both sides: counts included)'),
+      status: S.findingStatuses,
       limit: S.limit,
       offset: S.offset,
     },
@@ -235,6 +260,8 @@ const diffTool: Tool<Paging & { base: string; head: string; state?: DiffState[];
       head: a.head,
       state: a.state,
       severity: severitiesOf(a.severity),
+      connection: a.connection,
+      status: a.status,
     });
     // Every compared finding is read (the counts need them all); the page keeps its own.
     const p = await pageOf<Finding>(result, a, { skip: true });

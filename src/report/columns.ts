@@ -5,8 +5,9 @@ import { ignoredOf } from './ignore/stage.js';
 import { styleSeverity } from './severity.js';
 
 /**
- * On a narrow terminal the title and resource get the width: the id is left out first, then the status and
- * the connection (`-o wide` or `--columns` show them).
+ * On a narrow terminal the title and resource are cut first (down to their `min`); only then is a column left
+ * out: the connection, then the status, and the id last — it is what `findings get` and `findings ignore` need
+ * (cli-contract.md §15). `-o wide` or `--columns` show them all.
  */
 export const findingColumns: Column<Finding>[] = [
   {
@@ -16,14 +17,15 @@ export const findingColumns: Column<Finding>[] = [
     style: (t, f, color) => styleSeverity(t, f.severity, color),
     keep: true,
   },
-  { header: 'TITLE', field: 'title', value: (f) => f.title, min: 30 },
-  { header: 'RESOURCE', field: 'resource', value: (f) => f.resource, min: 24 },
+  { header: 'TITLE', field: 'title', value: (f) => f.title, min: 12 },
+  { header: 'RESOURCE', field: 'resource', value: (f) => f.resource, min: 10 },
   {
     header: 'CONNECTION',
     field: 'connection_alias',
     value: (f) => f.connection_alias,
     optional: true,
-    drop: 1,
+    min: 10,
+    drop: 3,
   },
   { header: 'STATUS', field: 'status', value: (f) => f.status, optional: true, keep: true, drop: 2 },
   {
@@ -32,7 +34,7 @@ export const findingColumns: Column<Finding>[] = [
     value: (f) => f.id,
     style: (t, _f, color) => color.dim(t),
     keep: true,
-    drop: 3,
+    drop: 1,
   },
 ];
 

@@ -2,6 +2,7 @@
 // the --fail-under gate, the lines of the table and the GitHub step summary's section.
 import { COMPUTED_AT_FIELDS, type Compliance } from '../api/compliance.js';
 import { cell } from './step-summary.js';
+import { isTimeKey, keyLabel, type FieldLine } from '../core/output/index.js';
 
 export interface ComplianceGate {
   /** --fail-under. */
@@ -39,14 +40,15 @@ export function gateLine(c: Compliance, gate: ComplianceGate): string {
 export function complianceRows(
   c: Compliance,
   gate: ComplianceGate | undefined,
-): { record: Record<string, unknown>; fields: [label: string, key: string][] } {
+): { record: Record<string, unknown>; fields: FieldLine[] } {
   const below = belowThreshold(c);
   const at = computedAtField(c);
-  const rows: [string, unknown][] = [
+  // [label, value, time]: a time is shown as every table shows one (local YYYY-MM-DD HH:MM).
+  const rows: [string, unknown, boolean?][] = [
     ['SCORE', c.score],
     ['THRESHOLD', c.threshold],
     ['BELOW THRESHOLD', below === undefined ? undefined : below ? 'yes' : 'no'],
-    ['COMPUTED', at ? c[at] : undefined],
+    ['COMPUTED', at ? c[at] : undefined, true],
     [
       'FAIL UNDER',
       gate
@@ -58,14 +60,17 @@ export function complianceRows(
   const labels = new Set(rows.map(([l]) => l));
   for (const [k, v] of Object.entries(c)) {
     if (shown.has(k)) continue;
-    const label = k.toUpperCase().replace(/_/g, ' ');
-    // A service field whose label is one of the lines above keeps its own name.
-    rows.push([labels.has(label) ? k : label, v]);
+    const label = keyLabel(k);
+    // A service field whose label is one of the lines above says it is the service's.
+    rows.push([labels.has(label) ? `${label} (SERVICE)` : label, v, isTimeKey(k) || k === 'timestamp']);
     labels.add(label);
   }
   // Only the lines that have a value: the labels are padded to the widest of those.
   const present = rows.filter(([, v]) => v !== undefined && v !== null && v !== '');
-  return { record: Object.fromEntries(present), fields: present.map(([l]) => [l, l]) };
+  return {
+    record: Object.fromEntries(present.map(([l, v]) => [l, v])),
+    fields: present.map(([l, , time]): FieldLine => [l, l, time ?? false]),
+  };
 }
 
 /** The Markdown section appended to $GITHUB_STEP_SUMMARY (starting with a blank line, as the scans' does). */

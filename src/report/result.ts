@@ -7,7 +7,7 @@
 // choice (the terminal's stderr, or nothing).
 import type { Finding } from '../api/findings-types.js';
 import type { Column, Formats } from '../core/format.js';
-import type { ColumnChoice, Items, ListSource } from '../core/output/index.js';
+import type { ColumnChoice, FieldLine, Items, ListSource } from '../core/output/index.js';
 import type { ExportOptions } from './exporter.js';
 import type { Gate } from './gate.js';
 import type { StepSummary } from './step-summary.js';
@@ -17,7 +17,7 @@ import type { Summary } from './summary-view.js';
 export interface RecordOutput {
   kind: 'record';
   value: Record<string, unknown>;
-  fields?: [label: string, key: string][];
+  fields?: FieldLine[];
   format: string;
   /** Written atomically to this file instead of stdout (a scan summary with --output-file). */
   outputFile?: string;
@@ -126,11 +126,7 @@ export function list<T>(o: Omit<ListOutput<T>, 'kind'>): ListOutput {
   return { kind: 'list', ...o } as ListOutput;
 }
 
-export function record(
-  value: Record<string, unknown>,
-  format: string,
-  fields?: [label: string, key: string][],
-): Result {
+export function record(value: Record<string, unknown>, format: string, fields?: FieldLine[]): Result {
   return { output: { kind: 'record', value, format, fields } };
 }
 

@@ -1,6 +1,7 @@
 import type { Scan } from '../api/findings-types.js';
 import { isFailed } from '../api/scan-status.js';
 import type { Column } from '../core/format.js';
+import type { FieldLine } from '../core/output/index.js';
 
 function failed(s: Scan): boolean {
   return typeof s.status === 'string' && isFailed(s.status);
@@ -106,7 +107,7 @@ export const scanColumns: Column<Scan>[] = [
 ];
 
 /** The key/value lines of one scan in a table. */
-export const scanFields: [label: string, key: string][] = [
+export const scanFields: FieldLine[] = [
   ['SCAN', 'scan_id'],
   ['CONNECTION', 'connection_alias'],
   ['PROVIDER', 'provider'],

@@ -40,9 +40,9 @@ describe('login with the file store (no D-Bus session: auto falls back with a wa
   it('auth status shows profile, URL, workspace, email, source "file" and expiry; JSON too', async () => {
     const res = await w.run(['auth', 'status']);
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/Token source\s+file/);
-    expect(res.stdout).toMatch(/Workspace\s+acme/);
-    expect(res.stdout).toMatch(/Token expires\s+in \d+m/);
+    expect(res.stdout).toMatch(/TOKEN SOURCE\s+file/);
+    expect(res.stdout).toMatch(/WORKSPACE\s+acme/);
+    expect(res.stdout).toMatch(/TOKEN EXPIRES\s+in \d+m/);
     const json = JSON.parse((await w.run(['auth', 'status', '--json'])).stdout);
     expect(json).toMatchObject({
       profile: 'default',

@@ -35,10 +35,10 @@ describe('version', () => {
     expect(JSON.parse(verbose.stdout)).toEqual(v);
     const text = await w.run(['--version', '--verbose'], { env });
     expect(text.code, text.stderr).toBe(0);
-    expect(lines(text.stdout)[0]).toMatch(new RegExp(`^cssctl\\s+${pkg.version.replace(/\./g, '\\.')}$`));
-    expect(text.stdout).toMatch(new RegExp(`^Node\\s+${String(v.node).replace(/\./g, '\\.')}$`, 'm'));
+    expect(lines(text.stdout)[0]).toMatch(new RegExp(`^CSSCTL\\s+${pkg.version.replace(/\./g, '\\.')}$`));
+    expect(text.stdout).toMatch(new RegExp(`^NODE\\s+${String(v.node).replace(/\./g, '\\.')}$`, 'm'));
     expect(text.stdout).toMatch(
-      /^Credential store\s+file .*credentials\.json \(CSSCTL_CREDENTIAL_STORE=file\)$/m,
+      /^CREDENTIAL STORE\s+file .*credentials\.json \(CSSCTL_CREDENTIAL_STORE=file\)$/m,
     );
   });
 

@@ -137,7 +137,7 @@ describe('inputs are checked before any request', () => {
     [
       'list_findings',
       { page: 2 },
-      'unknown property "page": list_findings takes severity, scan_id, limit, offset, include_ignored',
+      'unknown property "page": list_findings takes severity, scan_id, connection, status, limit, offset, include_ignored',
     ],
     ['list_scans', { status: 'done' }, 'status: "done" is not one of queued, running, completed, failed'],
     ['list_connections', { limit: '10' }, 'limit: "10" is not a whole number'],

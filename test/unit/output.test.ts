@@ -440,19 +440,19 @@ describe('writeObject', () => {
     ]);
   });
 
-  it('table: label/value lines, empty values skipped, labels aligned', async () => {
+  it('table: label/value lines, empty values skipped, labels aligned, in the one style of key (upper case)', async () => {
     const { out } = await render('table', [
       ['ID', 'id'],
       ['Alias', 'alias'],
       ['Empty', 'empty'],
       ['Provider', 'provider'],
     ]);
-    expect(out).toBe('ID        c1\nAlias     prod, main\nProvider  aws\n');
+    expect(out).toBe('ID        c1\nALIAS     prod, main\nPROVIDER  aws\n');
   });
 
-  it('table: without fields uses the keys', async () => {
+  it('table: without fields uses the keys, upper case and words apart', async () => {
     const { out } = await render('table');
-    expect(out).toBe('id        c1\nalias     prod, main\nprovider  aws\nnested    {"a":1}\n');
+    expect(out).toBe('ID        c1\nALIAS     prod, main\nPROVIDER  aws\nNESTED    {"a":1}\n');
     expect(out).not.toContain('none');
   });
 

@@ -7,6 +7,9 @@ import { create as connectionsCreate } from '../../src/commands/connections/crea
 import { create as webhooksCreate } from '../../src/commands/webhooks/create.js';
 import { get as scansGet } from '../../src/commands/scans/get.js';
 import { describeExpiry } from '../../src/commands/auth/status.js';
+import { compliance } from '../../src/commands/compliance/compliance.js';
+import { create as connectionsCreateVerb } from '../../src/commands/connections/create.js';
+import { version } from '../../src/commands/version/version.js';
 import { json, verbWorld } from '../helpers/verb.js';
 
 const AT = '2026-11-26T16:34:56.301Z';
@@ -71,9 +74,52 @@ describe('a one-record view shows times as a list table does', () => {
     }
   });
 
+  it('compliance: COMPUTED, and any other time the service gives, in local time', async () => {
+    const w = verbWorld([json({ score: 90, computed_at: AT, last_run_at: AT, timestamp_note: AT })]);
+    expect(await w.run(compliance, {})).toBe(0);
+    const lines = w.stdout.text.split('\n');
+    expect(lines.find((l) => l.startsWith('COMPUTED '))).toMatch(new RegExp(`^COMPUTED +${LOCAL}$`));
+    expect(lines.find((l) => l.startsWith('LAST RUN AT '))).toMatch(new RegExp(`^LAST RUN AT +${LOCAL}$`));
+    // Not a time by its name: the service's text.
+    expect(lines.find((l) => l.startsWith('TIMESTAMP NOTE '))).toContain(AT);
+  });
+
   it('auth status: the token expiry in local time too', () => {
     const at = Date.parse(AT);
     expect(describeExpiry(at, at - 30 * 60_000)).toBe(`in 30m (${LOCAL})`);
     expect(describeExpiry(at, at + 5 * 60_000)).toBe(`expired 5m ago (${LOCAL})`);
+  });
+});
+
+describe('one style of key in every key/value table (cli-contract.md §15)', () => {
+  const keysOf = (text: string) =>
+    text
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(/ {2,}/)[0]!);
+  it.each([
+    [
+      'connections create (the service’s own keys)',
+      () => verbWorld([json({ id: 'con_1', alias: 'a', provider: 'aws', created_at: AT }, 201)]),
+      (w: ReturnType<typeof verbWorld>) =>
+        w.run(connectionsCreateVerb, { alias: 'a', provider: 'aws', set: [] }),
+      ['ID', 'ALIAS', 'PROVIDER', 'CREATED AT'],
+    ],
+    [
+      'version',
+      () => verbWorld([]),
+      (w: ReturnType<typeof verbWorld>) => w.run(version, {}),
+      ['CSSCTL', 'NODE', 'V8', 'PLATFORM', 'BUILD', 'CREDENTIAL STORE'],
+    ],
+    [
+      'scans get',
+      () => verbWorld([json({ scan_id: 'scn_1', status: 'completed', created_at: AT })]),
+      (w: ReturnType<typeof verbWorld>) => w.run(scansGet, {}, ['scn_1']),
+      ['SCAN', 'STATUS', 'CREATED'],
+    ],
+  ])('%s: upper case, words apart', async (_name, world, run, keys) => {
+    const w = world();
+    expect(await run(w)).toBe(0);
+    expect(keysOf(w.stdout.text)).toStrictEqual(keys);
   });
 });

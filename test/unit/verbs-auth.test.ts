@@ -343,12 +343,12 @@ describe('auth status', () => {
     const w = await loggedIn([], { expiresIn: 3 * HOUR });
     expect(await w.run(status, {})).toBe(0);
     expect(w.stdout.text.trimEnd().split('\n')).toStrictEqual([
-      'Profile        default',
-      `Base URL       ${FAKE_BASE_URL}`,
-      'Workspace      acme',
-      'Email          dev@acme.test',
-      'Token source   file',
-      'Token expires  in 3h (2026-11-22 15:00)',
+      'PROFILE        default',
+      `BASE URL       ${FAKE_BASE_URL}`,
+      'WORKSPACE      acme',
+      'EMAIL          dev@acme.test',
+      'TOKEN SOURCE   file',
+      'TOKEN EXPIRES  in 3h (2026-11-22 15:00)',
     ]);
     expect(w.sent).toHaveLength(0);
     expectNoSecret(w, 'stored-access-3333', 'stored-refresh-4444');
@@ -394,7 +394,7 @@ describe('auth status', () => {
     const w = await loggedIn([], { expiresIn: -5 * 60_000 });
     expect(await w.run(status, {})).toBe(0);
     expect(w.stdout.text).toContain(
-      'Token expires  expired 5m ago (2026-11-22 11:55); renewed on the next command',
+      'TOKEN EXPIRES  expired 5m ago (2026-11-22 11:55); renewed on the next command',
     );
   });
 
@@ -410,7 +410,7 @@ describe('auth status', () => {
     });
     const t = verbWorld([]);
     expect(await t.run(status, {})).toBe(0);
-    expect(t.stdout.text).toContain('Token source   env (CSSCTL_TOKEN)');
+    expect(t.stdout.text).toContain('TOKEN SOURCE   env (CSSCTL_TOKEN)');
     expectNoSecret(t, 'test-token');
   });
 

@@ -166,11 +166,11 @@ describe('connections create', () => {
     expect(headers.authorization).toBe('Bearer test-token');
     expect(w.stderr.text).toBe('✓ Created connection prod (aws)\n');
     expect(w.stdout.text.trimEnd().split('\n')).toStrictEqual([
-      'alias     prod',
-      'provider  aws',
-      'id        con_1',
-      'region    eu-west-1',
-      'account   012345',
+      'ALIAS     prod',
+      'PROVIDER  aws',
+      'ID        con_1',
+      'REGION    eu-west-1',
+      'ACCOUNT   012345',
     ]);
   });
 

@@ -15,12 +15,12 @@ describe('version', () => {
     expect(await w.run(version, {})).toBe(0);
     const file = join(w.ctx.configDir, 'credentials.json');
     expect(w.stdout.text.trimEnd().split('\n')).toStrictEqual([
-      `cssctl            ${VERSION}`,
-      `Node              ${process.versions.node}`,
+      `CSSCTL            ${VERSION}`,
+      `NODE              ${process.versions.node}`,
       `V8                ${process.versions.v8}`,
-      `Platform          ${platform}`,
-      'Build             npm package',
-      `Credential store  file ${file} (CSSCTL_CREDENTIAL_STORE=file)`,
+      `PLATFORM          ${platform}`,
+      'BUILD             npm package',
+      `CREDENTIAL STORE  file ${file} (CSSCTL_CREDENTIAL_STORE=file)`,
     ]);
     expect(w.stderr.text).toBe('');
     expect(w.sent).toHaveLength(0);
@@ -60,7 +60,7 @@ describe('version', () => {
       env: { CSSCTL_CREDENTIAL_STORE: 'auto' },
     });
     expect(await table.run(version, {})).toBe(0);
-    expect(table.stdout.text).toContain('Credential store  OS keychain (CSSCTL_CREDENTIAL_STORE=auto)\n');
+    expect(table.stdout.text).toContain('CREDENTIAL STORE  OS keychain (CSSCTL_CREDENTIAL_STORE=auto)\n');
   });
 
   it('auto with no keychain: the file; keychain with none: none — said without a warning', async () => {
@@ -73,7 +73,7 @@ describe('version', () => {
     const none = verbWorld([], { env: { CSSCTL_CREDENTIAL_STORE: 'keychain' } });
     expect(await none.run(version, {})).toBe(0);
     expect(none.stdout.text).toContain(
-      'Credential store  none: no OS keychain answers (CSSCTL_CREDENTIAL_STORE=keychain)\n',
+      'CREDENTIAL STORE  none: no OS keychain answers (CSSCTL_CREDENTIAL_STORE=keychain)\n',
     );
     expect(none.stderr.text).toBe('');
   });

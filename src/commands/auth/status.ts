@@ -37,12 +37,12 @@ export async function status(ctx: Context): Promise<Result> {
     { ...obj, token_source: cur.source === 'env' ? 'env (CSSCTL_TOKEN)' : cur.source, expiry },
     'table',
     [
-      ['Profile', 'profile'],
-      ['Base URL', 'base_url'],
-      ['Workspace', 'workspace'],
-      ['Email', 'email'],
-      ['Token source', 'token_source'],
-      ['Token expires', 'expiry'],
+      ['PROFILE', 'profile'],
+      ['BASE URL', 'base_url'],
+      ['WORKSPACE', 'workspace'],
+      ['EMAIL', 'email'],
+      ['TOKEN SOURCE', 'token_source'],
+      ['TOKEN EXPIRES', 'expiry'],
     ],
   );
 }

@@ -11,8 +11,10 @@ import { describeRef, finalScan, loadBase, openFileRefs, parseRef } from '../../
 import { resumeCommand } from '../../core/resume.js';
 import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 import type { Result } from '../../report/result.js';
+import { filterStage, itemFilter } from '../../report/sources/filter.js';
+import type { FilterOptions } from '../shared/filters.js';
 
-export interface DiffOptions extends IgnoreOptions {
+export interface DiffOptions extends IgnoreOptions, FilterOptions {
   base: string;
   head: string;
   /** Parsed by commander: most severe first, each once. */
@@ -31,11 +33,15 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
   const rules = loadIgnore(ctx, opts);
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const resume = resumeCommand(ctx.argv, []);
+  // --connection, --status: both sides are narrowed before they are compared (counts and gate included), so a
+  // finding whose status left the filter's is fixed, one that entered it new.
+  const filter = itemFilter(opts);
+  const keep = filter?.keep;
   // Files are read whole before any request (exit 2 naming them): a base file into the index it becomes, a
   // head file checked item by item (it is streamed again when compared).
   const fileBase =
     baseRef.kind === 'file'
-      ? await loadBase(ctx, () => ctx.api(), baseRef, undefined, '--base', resume)
+      ? await loadBase(ctx, () => ctx.api(), baseRef, undefined, '--base', resume, keep)
       : undefined;
   await openFileRefs(headRef);
   let headScan: Scan | undefined;
@@ -49,7 +55,8 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
   } else {
     throw new Error('--head latest is refused by parseRef');
   }
-  const base = fileBase ?? (await loadBase(ctx, () => ctx.api(), baseRef, headScan, '--base', resume));
+  const base = fileBase ?? (await loadBase(ctx, () => ctx.api(), baseRef, headScan, '--base', resume, keep));
+  if (filter) head = filterStage(head, filter);
   if (base.label === undefined)
     ctx.io.notice(
       `no completed scan of connection ${headScan?.connection_alias ?? '?'} before ${headScan?.scan_id ?? 'the head'}: every finding is new`,
@@ -75,7 +82,7 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
       const result = await report.conclude();
       const text = await reportIgnore(ctx, rules, {
         format,
-        complete: true,
+        complete: filter === undefined,
         showIgnored: opts.showIgnored,
         connection: headScan?.connection_alias,
       });

@@ -1,12 +1,12 @@
 import { getFinding } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { LIST_OFFER, chooseFormat } from '../../core/output/index.js';
+import { LIST_OFFER, chooseFormat, type FieldLine } from '../../core/output/index.js';
 import { record, type Result } from '../../report/result.js';
 import { fingerprintOf } from '../../report/fingerprint.js';
 
 /** The key/value lines of one finding in a table. */
-export const findingFields: [label: string, key: string][] = [
+export const findingFields: FieldLine[] = [
   ['ID', 'id'],
   ['SEVERITY', 'severity'],
   ['TITLE', 'title'],

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { addListOptions, type Wire } from '../shared/action.js';
+import { addFindingFilters } from '../shared/filters.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { addIgnoreOptions, addReportOptions } from './options.js';
 import { collectSeverities, collectStates, parseSeverity } from './severity.js';
@@ -10,7 +11,7 @@ export function registerFindings(program: Command, wire: Wire): void {
   const findings = program.command('findings').description('security findings of the workspace');
   // Completion offers -o values from the tree: the formats this command offers (src/completion/meta.ts).
   const list = addListOptions(
-    addReportOptions(addIgnoreOptions(findings.command('list')))
+    addFindingFilters(addReportOptions(addIgnoreOptions(findings.command('list'))))
       .description('list findings, most severe first when several severities are asked for')
       .option(
         '--severity <s[,s...]>',
@@ -21,8 +22,7 @@ export function registerFindings(program: Command, wire: Wire): void {
   ).action(wire(async () => (await import('./list.js')).list, FINDINGS_OFFER));
   completeWith(list, { outputs: FINDINGS_OFFER.names });
   // findings summary (src/commands/findings/summary.ts): counts with a bar per row.
-  const summary = findings
-    .command('summary')
+  const summary = addFindingFilters(findings.command('summary'))
     .description('count findings by severity, connection, rule or status, with a bar per row')
     .addOption(
       new Option('--by <grouping>', 'what to count by').choices(['severity', 'connection', 'rule', 'status']),
@@ -37,7 +37,7 @@ export function registerFindings(program: Command, wire: Wire): void {
     .option('--no-ignore', 'read no ignore file: accepted risks count as the others')
     .action(wire(async () => (await import('./summary.js')).summary, SUMMARY_OFFER));
   completeWith(summary, { outputs: SUMMARY_OFFER.names });
-  const diff = addReportOptions(addIgnoreOptions(findings.command('diff')))
+  const diff = addFindingFilters(addReportOptions(addIgnoreOptions(findings.command('diff'))))
     .description('compare two sets of findings by fingerprint: new, updated, unchanged, fixed')
     .requiredOption(
       '--base <ref>',

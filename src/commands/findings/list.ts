@@ -10,8 +10,10 @@ import { findingsSource } from '../../report/sources/findings.js';
 import type { ListOptions } from '../../report/sources/pages.js';
 import { loadIgnore, reportIgnore, withIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 import { findingColumnsShowingIgnored } from '../../report/columns.js';
+import { itemFilter } from '../../report/sources/filter.js';
+import type { FilterOptions } from '../shared/filters.js';
 
-export interface FindingsListOptions extends ListOptions, IgnoreOptions {
+export interface FindingsListOptions extends ListOptions, IgnoreOptions, FilterOptions {
   outputFile?: string;
   report?: ReportSpec[];
   /** Parsed and validated by commander (collectSeverities): most severe first, each once. */
@@ -30,7 +32,9 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<Res
   parseColumns(opts.columns, format);
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
   const client = await ctx.api();
-  const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId });
+  // --connection, --status: the service cannot filter by them; cssctl does, while it pages.
+  const filter = itemFilter(opts);
+  const source = findingsSource(ctx, client, { ...opts, severities: opts.severity ?? [], scanId, filter });
   const options = {
     format,
     outputFile: opts.outputFile,
@@ -55,7 +59,7 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<Res
       // entries it could have seen is for the rules to say (docs/baselines.md).
       text: await reportIgnore(ctx, rules, {
         format,
-        complete: opts.all === true && opts.severity === undefined,
+        complete: opts.all === true && opts.severity === undefined && filter === undefined,
         workspace: scanId === undefined,
         showIgnored: opts.showIgnored,
       }),

@@ -11,10 +11,12 @@ import type { Result } from '../../report/result.js';
 import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
 import { ruleIdOf } from '../../report/fingerprint.js';
 import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+import { itemFilter } from '../../report/sources/filter.js';
+import type { FilterOptions } from '../shared/filters.js';
 
 export { SUMMARY_OFFER };
 
-export interface SummaryOptions extends Pick<IgnoreOptions, 'ignoreFile' | 'ignore'> {
+export interface SummaryOptions extends Pick<IgnoreOptions, 'ignoreFile' | 'ignore'>, FilterOptions {
   by?: SummaryBy;
   scan?: string;
   severity?: Severity[];
@@ -38,9 +40,13 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<Resul
   const client = await ctx.api();
   const severities = opts.severity ?? [...SEVERITIES];
   const counter = new SummaryCounter(by, KEY_OF[by]);
+  // --connection, --status: the service cannot count by them, so every finding is read and cssctl counts.
+  const filter = itemFilter(opts);
 
   let ignored = 0;
-  if (by === 'severity' && (rules === undefined || rules.file.entries.length === 0)) {
+  let read = 0;
+  let matched = 0;
+  if (by === 'severity' && filter === undefined && (rules === undefined || rules.file.entries.length === 0)) {
     // One request per severity: its total (limit=1). With entries in an ignore file, which findings they accept
     // (or, expired, count again) can only be known by reading them: every finding is read, as for the other
     // groupings; an ignore file with no entry changes no count.
@@ -76,6 +82,9 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<Resul
       for await (const page of pager.pages())
         for (const f of page) {
           if (!f || typeof f !== 'object') continue;
+          read++;
+          if (filter && !filter.keep(f)) continue;
+          matched++;
           if (rules?.check(f).info) ignored++;
           else counter.add(f);
         }
@@ -87,12 +96,18 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<Resul
   return {
     output: { kind: 'summary', value: result, format },
     // Every finding was read unless --severity narrowed it; without --scan, those of the whole workspace.
-    finish: async () => ({
-      text: await reportIgnore(ctx, rules, {
-        format,
-        complete: opts.severity === undefined,
-        workspace: scanId === undefined,
-      }),
-    }),
+    finish: async () => {
+      if (filter && format === 'table')
+        ctx.io.hint(
+          `Counted the findings that match ${filter.flags}: ${matched.toLocaleString('en-US')} of ${read.toLocaleString('en-US')} read (filtered by cssctl, not by the service)`,
+        );
+      return {
+        text: await reportIgnore(ctx, rules, {
+          format,
+          complete: opts.severity === undefined && filter === undefined,
+          workspace: scanId === undefined,
+        }),
+      };
+    },
   };
 }

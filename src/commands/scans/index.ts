@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { parseSeverity, collectSeverities } from '../findings/severity.js';
 import { addListOptions, type Wire } from '../shared/action.js';
+import { addConnectionFilter } from '../shared/filters.js';
 import { SCAN_REPORT_OFFER } from '../../report/registry.js';
 import { addIgnoreOptions, addReportOptions } from '../findings/options.js';
 
@@ -43,8 +44,7 @@ export function registerScans(program: Command, wire: Wire): void {
       .option('--wait', 'wait until the scan is final, then report'),
   ).action(wire(async () => (await import('./create.js')).create, SCAN_REPORT_OFFER));
   addListOptions(
-    scans
-      .command('list')
+    addConnectionFilter(scans.command('list'), 'scans')
       .description('list scans, newest first')
       .option('--status <status>', 'only scans with this status: queued, running, completed or failed'),
   ).action(wire(async () => (await import('./list.js')).list));

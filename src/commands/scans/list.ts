@@ -6,8 +6,10 @@ import { UsageError } from '../../core/errors.js';
 import { pagedList, type ListOptions } from '../../report/sources/pages.js';
 import { list as listOutput, type Result } from '../../report/result.js';
 import { scanColumns } from '../../report/scan-fields.js';
+import { filteredList, itemFilter } from '../../report/sources/filter.js';
+import type { FilterOptions } from '../shared/filters.js';
 
-export interface ScansListOptions extends ListOptions {
+export interface ScansListOptions extends ListOptions, Pick<FilterOptions, 'connection'> {
   status?: string;
 }
 
@@ -26,14 +28,20 @@ export function scanStatus(raw: string | undefined): string | undefined {
 export async function list(ctx: Context, opts: ScansListOptions): Promise<Result> {
   const status = scanStatus(opts.status);
   const client = await ctx.api();
+  const read = {
+    fetch: (offset: number, limit: number | undefined) => listScans(client, { limit, offset, status }),
+    idOf: (s: Scan) => idOfObject(s, 'scan_id', 'id'),
+  };
+  // --connection: the service cannot filter scans by it; cssctl does, while it pages.
+  const filter = itemFilter({ connection: opts.connection });
   return {
     output: listOutput(
       await pagedList<Scan>(ctx, opts, {
         noun: 'scans',
         command: 'scans list',
         columns: scanColumns,
-        fetch: (offset, limit) => listScans(client, { limit, offset, status }),
-        idOf: (s) => idOfObject(s, 'scan_id', 'id'),
+        ...read,
+        ...(filter ? { source: filteredList(ctx, opts, read, filter, 'scans') } : {}),
       }),
     ),
   };

@@ -34,12 +34,12 @@ export async function version(ctx: Context): Promise<Result> {
     { ...obj, credential_store: `${where} (CSSCTL_CREDENTIAL_STORE=${credentials.mode})` },
     'table',
     [
-      ['cssctl', 'version'],
-      ['Node', 'node'],
+      ['CSSCTL', 'version'],
+      ['NODE', 'node'],
       ['V8', 'v8'],
-      ['Platform', 'platform'],
-      ['Build', 'build'],
-      ['Credential store', 'credential_store'],
+      ['PLATFORM', 'platform'],
+      ['BUILD', 'build'],
+      ['CREDENTIAL STORE', 'credential_store'],
     ],
   );
 }

@@ -165,6 +165,20 @@ export function isTimeKey(key: string): boolean {
 }
 
 /**
+ * A line of a key/value table: its label, the record's key, and whether the value is a time (default: the key
+ * ends in `_at`), shown as `YYYY-MM-DD HH:MM` in local time as every table shows times.
+ */
+export type FieldLine = [label: string, key: string, time?: boolean];
+
+/**
+ * The one style of key in every key/value table (cli-contract.md §15): upper case, as the column headers of the
+ * lists and most records have it, words apart (`base_url`, `Base URL` → `BASE URL`).
+ */
+export function keyLabel(label: string): string {
+  return label.replace(/_/g, ' ').toUpperCase();
+}
+
+/**
  * `--columns all` takes the fields of the first page; a field that only later items carry is not a column, and
  * a warning names it (at most 10), so that it is never left out in silence.
  */
@@ -273,7 +287,7 @@ export async function writeObject(
   io: IO,
   format: string,
   obj: Record<string, unknown>,
-  fields?: [label: string, key: string][],
+  fields?: FieldLine[],
 ): Promise<void> {
   switch (format) {
     case 'json':
@@ -294,18 +308,18 @@ export async function writeObject(
     case 'table':
     case 'wide': {
       // Keys come from the service too: sanitised like the values.
-      const rows = (fields ?? Object.keys(obj).map((k) => [k, k] as [string, string])).map(
-        ([label, key]) => [terminalText(label), key] as const,
+      const rows = (fields ?? Object.keys(obj).map((k): FieldLine => [k, k])).map(
+        ([label, key, time]) => [terminalText(keyLabel(label)), key, time ?? isTimeKey(key)] as const,
       );
       const { default: utils } = await import('cli-table3/src/utils.js');
       const width = Math.max(0, ...rows.map(([l]) => utils.strlen(l)));
       const cols = (io.stdout as { columns?: number }).columns;
       const room = io.stdoutIsTTY && cols ? Math.max(cols - width - 3, 20) : PIPE_CELL_WIDTH;
-      for (const [label, key] of rows) {
+      for (const [label, key, time] of rows) {
         const v = obj[key];
         if (v === undefined || v === null || v === '') continue;
         const shown = terminalText(valueText(v));
-        const text = utils.truncate(format === 'table' && isTimeKey(key) ? shortTime(shown) : shown, room);
+        const text = utils.truncate(format === 'table' && time ? shortTime(shown) : shown, room);
         io.out(`${io.color.bold(label + ' '.repeat(width - utils.strlen(label)))}  ${text}\n`);
       }
       return;

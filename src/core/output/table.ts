@@ -32,8 +32,14 @@ function shrink(start: number[], floors: number[], budget: number): number[] {
         widest = i;
     }
     if (widest < 0) break;
-    const others = total() - (widths[widest] ?? 0);
-    widths[widest] = Math.max(floors[widest] ?? 0, Math.min((widths[widest] ?? 0) - 1, budget - others));
+    const w = widths[widest] ?? 0;
+    const others = total() - w;
+    // Down to the next widest column that can give (or to what fits): text columns end up cut alike, rather
+    // than the widest cut to its floor at once while the others stay whole.
+    let next = 0;
+    for (let i = 0; i < widths.length; i++)
+      if (i !== widest && (widths[i] ?? 0) > (floors[i] ?? 0)) next = Math.max(next, widths[i] ?? 0);
+    widths[widest] = Math.max(floors[widest] ?? 0, budget - others, Math.min(w - 1, next));
   }
   return widths;
 }
@@ -218,20 +224,30 @@ export function table<T>(ctx: FormatterContext<T>): Formatter<T> {
       // The page read `count` rows plus those a stage left out (accepted risk): positions and the next
       // --offset count what was read, and the hint says how many of them are not shown, and why.
       const left = ctx.leftOut?.();
-      if (count === 0 && !left) {
-        io.notice(`No ${ctx.noun} found.`);
-        return;
-      }
       const page = await ctx.page?.();
+      const filtered = page?.filtered;
+      if (count === 0 && !left) io.notice(`No ${ctx.noun} found.`);
+      if (count === 0 && !left && !filtered) return;
       const { read, next: nextOffset } = pageEnd(page, count, left);
-      if (page?.total !== undefined && nextOffset !== undefined) {
-        const fmt = (n: number) => n.toLocaleString('en-US');
-        const next = page.next ?? `--offset ${nextOffset}`;
+      const fmt = (n: number) => n.toLocaleString('en-US');
+      const more =
+        nextOffset === undefined ? '' : ` — use --all or ${page?.next ?? `--offset ${nextOffset}`}`;
+      if (filtered && page) {
+        // A filter of cssctl's: what was read of the service's list, what is shown, what the filter left out.
+        const range =
+          page.total !== undefined
+            ? `${fmt(page.offset + 1)}–${fmt(page.offset + read)} of ${fmt(page.total)}`
+            : `${fmt(read)} ${ctx.noun}`;
+        const parts = [`${fmt(count)} shown`, `${fmt(filtered.left)} ${filtered.why}`];
+        if (left) parts.push(`${fmt(left.count)} ${left.why}`);
+        io.hint(`Read ${read === 0 ? `0 ${ctx.noun}` : range}: ${parts.join(', ')}${more}`);
+        left?.told?.();
+      } else if (page?.total !== undefined && nextOffset !== undefined) {
         const range = `${fmt(page.offset + 1)}–${fmt(page.offset + read)} of ${fmt(page.total)}`;
         io.hint(
           left
-            ? `Read ${range}: ${fmt(count)} shown, ${fmt(left.count)} ${left.why} — use --all or ${next}`
-            : `Showing ${range} — use --all or ${next}`,
+            ? `Read ${range}: ${fmt(count)} shown, ${fmt(left.count)} ${left.why}${more}`
+            : `Showing ${range}${more}`,
         );
         left?.told?.();
       }

@@ -7,13 +7,16 @@ import type { Context } from '../../core/context.js';
 import type { ApiClient } from '../../core/http/client.js';
 import type { ListSource } from '../../core/output/index.js';
 import { afterEmpty } from '../stages.js';
+import { filterStage, filteredPage, type ItemFilter } from './filter.js';
 import { allPages, pagesSource, type ListOptions } from './pages.js';
-import { allSeverities, severityPage } from './severities.js';
+import { allSeverities, ofSeverity, severityPage } from './severities.js';
 
 export interface FindingsQuery extends ListOptions {
   /** Most severe first, each once; empty for every severity. */
   severities: readonly Severity[];
   scanId?: string;
+  /** `--connection`, `--status`: applied by cssctl while it pages. */
+  filter?: ItemFilter;
 }
 
 /**
@@ -21,9 +24,17 @@ export interface FindingsQuery extends ListOptions {
  * scan that does not exist is exit 5, not an empty list (cli-contract.md §2).
  */
 export function findingsSource(ctx: Context, client: ApiClient, q: FindingsQuery): ListSource<Finding> {
-  const { scanId } = q;
+  const { scanId, filter } = q;
   let source: ListSource<Finding>;
-  if (q.severities.length > 1) {
+  if (filter && !q.all) {
+    // One page of what the filter keeps: the service's pages are read until it is full.
+    const segments = (q.severities.length > 0 ? q.severities : [undefined]).map((severity) => ({
+      fetch: (offset: number, limit: number | undefined) =>
+        listFindings(client, { limit, offset, severity, scanId }),
+      ...(severity && q.severities.length > 1 ? { sane: ofSeverity(severity, ctx) } : {}),
+    }));
+    source = filteredPage(ctx, segments, filter, q, 'findings');
+  } else if (q.severities.length > 1) {
     const fetch = (severity: Severity, offset: number, limit: number | undefined) =>
       listFindings(client, { limit, offset, severity, scanId });
     source = q.all ? allSeverities(ctx, q.severities, fetch, q) : severityPage(ctx, q.severities, fetch, q);
@@ -39,6 +50,7 @@ export function findingsSource(ctx: Context, client: ApiClient, q: FindingsQuery
       'findings',
     );
   }
+  if (filter && q.all) source = filterStage(source, filter, q.offset ?? 0);
   return scanId === undefined ? source : afterEmpty(source, async () => void (await getScan(client, scanId)));
 }
 

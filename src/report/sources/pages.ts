@@ -34,6 +34,8 @@ export interface ListSpec<T> {
   /** Formats beyond the standard four (findings: sarif…), and the offer they make up. */
   formats?: Formats<T>;
   offer?: Offer;
+  /** The items to list when the command reads them its own way (a filter of cssctl's): else its pages. */
+  source?: ListSource<T>;
 }
 
 /**
@@ -114,7 +116,7 @@ export async function pagedList<T>(ctx: Context, opts: ListOptions, spec: ListSp
     spec.command ?? `${spec.noun} list`,
   );
   return {
-    source: objectsOnly(ctx.io, pagesSource(ctx, opts, spec, spec.noun)),
+    source: objectsOnly(ctx.io, spec.source ?? pagesSource(ctx, opts, spec, spec.noun)),
     format,
     columns: spec.columns,
     choice: parseColumns(opts.columns, format),

@@ -119,6 +119,8 @@ export async function loadBase(
   head: Scan | undefined,
   flag: string,
   resume: string,
+  /** `--connection`, `--status`: only the findings this keeps are compared. */
+  keep?: (f: Finding) => boolean,
 ): Promise<Base> {
   const index = new BaseIndex();
   let source: AsyncIterable<Finding>;
@@ -140,6 +142,6 @@ export async function loadBase(
     source = findingsOfScan(ctx, client, id, resume);
     label = `scan ${id}`;
   }
-  for await (const f of source) if (f !== null && typeof f === 'object') index.add(f);
+  for await (const f of source) if (f !== null && typeof f === 'object' && (keep?.(f) ?? true)) index.add(f);
   return { index, label };
 }

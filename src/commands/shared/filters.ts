@@ -1,0 +1,52 @@
+// `--connection` and `--status` as filters (cli-contract.md §15), declared once for every command that takes
+// them. The service filters only by severity and scan: cssctl applies these while it pages
+// (src/report/sources/filter.ts).
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { completeWith } from '../../completion/meta.js';
+
+/** What the filter options give a verb (and what the MCP tools pass it). */
+export interface FilterOptions {
+  /** `--connection a,b`: connection aliases, each once, as given. */
+  connection?: string[];
+  /** `--status s,t`: the finding's own status values, each once, as given. */
+  status?: string[];
+}
+
+/** `--x a,b --x c`: a comma-separated list, repeatable; an empty value is exit 2 naming it. */
+export function valueList(what: string): (value: string, previous?: string[]) => string[] {
+  return (value, previous = []) => {
+    const parts = value.split(',').map((p) => p.trim());
+    if (parts.some((p) => p === ''))
+      throw new InvalidArgumentError(`empty ${what} in "${value}": give one or more, separated by commas`);
+    return [...new Set([...previous, ...parts])];
+  };
+}
+
+/** `--connection <alias[,alias...]>`: only the items of these connections (completion offers the aliases). */
+export function addConnectionFilter(cmd: Command, what = 'items'): Command {
+  return cmd.addOption(
+    completeWith(
+      new Option(
+        '--connection <alias[,alias...]>',
+        `only the ${what} of these connections (repeatable; filtered by cssctl)`,
+      ).argParser(valueList('connection alias')),
+      { dynamic: 'connections' },
+    ),
+  );
+}
+
+/**
+ * `--connection` and `--status` for the commands that read findings. A finding's statuses are the service's
+ * (it lists none): any value is taken, matched in any case.
+ */
+export function addFindingFilters(cmd: Command): Command {
+  return addConnectionFilter(cmd, 'findings').addOption(
+    completeWith(
+      new Option(
+        '--status <s[,s...]>',
+        'only findings whose own status is one of these, such as open (repeatable; filtered by cssctl)',
+      ).argParser(valueList('status')),
+      [],
+    ),
+  );
+}
