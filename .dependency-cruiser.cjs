@@ -1,13 +1,16 @@
 // The layers of src/ point down only (docs/development.md): the front ends (action, then cli and mcp) → commands →
-// report / completion / jq → api → core. The GitHub Action (src/action/) is a front end over the terminal's
-// renderer; nothing imports it.
+// report / completion / jq / help / reference → api → core. The GitHub Action (src/action/) is a front end over the
+// terminal's renderer; nothing imports it. Every module of src/ is in a layer: one outside them fails too
+// (test/unit/layers.test.ts checks each folder of src/ is named here, and that an arrow up fails).
 // `npm run lint` runs dependency-cruiser with these rules, so an import back up, or a cycle, fails CI.
 const layer = {
   action: '^src/action/',
   // The front ends: the terminal's (src/cli.ts, src/cli/) and the MCP server (src/mcp/, started by src/cli/wire.ts).
   cli: '^src/(cli\\.ts|cli/|mcp/)',
   commands: '^src/commands/',
-  middle: '^src/(report|completion|jq)/',
+  // What the commands report and the help around them: help/ (help topics, a command's examples) and reference/
+  // (docs/commands.md and the man pages, written from the commander program by scripts/gen-docs.mjs).
+  middle: '^src/(report|completion|jq|help|reference)/',
   api: '^src/api/',
   core: '^src/(core/|version\\.ts|types/)',
 };
@@ -21,8 +24,27 @@ const down = (name, from, to, comment) => ({
   to: { path: to },
 });
 
+/** Every module of src/, as one pattern: a module outside it is in no layer. */
+const layered = Object.values(layer).join('|');
+
 module.exports = {
   forbidden: [
+    {
+      name: 'every-module-in-a-layer',
+      comment:
+        'each module of src/ belongs to a layer (the `layer` table above): add a new folder to one, so its arrows are checked',
+      severity: 'error',
+      from: { path: '^src/', pathNot: layered },
+      to: {},
+    },
+    {
+      name: 'nothing-imports-outside-the-layers',
+      comment:
+        'a module of src/ in no layer (the `layer` table above) cannot be checked: add its folder to a layer',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/', pathNot: layered },
+    },
     down(
       'nothing-imports-the-action',
       '^src/(?!action/)',
@@ -45,7 +67,7 @@ module.exports = {
       'middle-points-down',
       layer.middle,
       `${layer.commands}|${layer.cli}`,
-      'reports, completion and jq serve the commands; they never reach up into a verb or the CLI',
+      'reports, completion, jq, help and the reference serve the commands; they never reach up into a verb or the CLI',
     ),
     down(
       'commands-point-down',
@@ -53,6 +75,14 @@ module.exports = {
       layer.cli,
       'a verb returns a result; only a front end (src/cli, src/mcp) renders it and chooses the exit code',
     ),
+    {
+      name: 'library-internals-in-one-adapter',
+      comment:
+        "a library's files past its public entry (cli-table3/src/utils.js) are reached from one adapter only, which says why (src/core/output/text-width.ts)",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/core/output/text-width\\.ts$' },
+      to: { path: 'node_modules/cli-table3/src/' },
+    },
     {
       name: 'no-cycles',
       comment: 'an import cycle makes two modules one; split what both need into a third',

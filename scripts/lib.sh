@@ -9,6 +9,18 @@ CSSCTL_TEST_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tool
 # qemu-user (qemu-aarch64) and the arm64 libraries Node's binary is linked against (under /usr/aarch64-linux-gnu).
 CSSCTL_RELEASE_PACKAGES=(qemu-user libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross)
 
+# The end-to-end files where the Node or the install makes a difference, run against the package installed with
+# npm install -g on Node 22 and 26 (scripts/test-shipped): start-up, the keychain through keytar built for that
+# Node, signals, the jq worker, the MCP server, the export relaunch, TLS, FIFOs, terminals, every command once, and
+# the tests that skip against the single executable but not against a Node-loaded cssctl (require.cache checks).
+CSSCTL_SHIPPED_E2E=(test/e2e/{auth,commands,export,fifo,help-topics,http-hardening,https,jq,keychain,local-checks,mcp,mcp-inspector,signals,startup,tty,version,webhooks-tls}.test.ts)
+# The end-to-end files that test the checkout itself, which no run against another cssctl (CSSCTL_TEST_BIN) can:
+# they pack it, run its launcher's code cache, build its Action, or read its dist/. `CSSCTL_TEST_SET=checkout
+# bash scripts/test` runs them with the unit tests and test/release (CI: the rest of the end-to-end suite runs
+# against the single executable). test/unit/test-sets.test.ts checks every file that skips under
+# CSSCTL_TEST_BIN is here.
+CSSCTL_CHECKOUT_E2E=(test/e2e/{action,action-local,code-cache,help-topics,package}.test.ts)
+
 # Installs the Debian packages named ("$@") that are missing, as root or with sudo. Where it cannot (not
 # Debian, no root and no sudo, no network), it says in one line what is missing and what will be skipped, and
 # goes on (returns 0) — except under CI=true, where that is a failure.

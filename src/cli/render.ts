@@ -8,6 +8,7 @@ import { ExitCode, ExitError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/files.js';
 import { IO } from '../core/io.js';
 import { standardFormats, writeList, writeObject } from '../core/output/index.js';
+import { loadTextWidth } from '../core/output/text-width.js';
 import { exportFindings } from '../report/exporter.js';
 import { gateLine } from '../report/gate.js';
 import { appendMarkdown, stepSummaryPath, writeStepSummary } from '../report/step-summary.js';
@@ -84,13 +85,12 @@ async function write(ctx: Context, o: Output): Promise<void> {
       }
       const columns = (io.stdout as { columns?: number }).columns;
       // Widths as the tables measure them: East Asian wide characters take two columns.
-      const { default: utils } = await import('cli-table3/src/utils.js');
       io.out(
         renderSummary(o.value, {
           width: io.stdoutIsTTY && columns ? columns : 80,
           unicode: isUtf8Locale(ctx.env),
           color: io.color,
-          text: { width: (t) => utils.strlen(t), cut: (t, w) => utils.truncate(t, w) },
+          text: await loadTextWidth(),
         }),
       );
       return;

@@ -2,6 +2,7 @@
 // cli.ts attaches them to the tree. A command added to the tree gets its examples here (a test checks that
 // every command has some). --help itself is answered from dist/help.json, so this text costs no start-up.
 import type { Command } from 'commander';
+import { keepExamples } from '../help/examples.js';
 
 export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   '': [
@@ -135,18 +136,11 @@ function pathOf(cmd: Command): string {
   return names.join(' ');
 }
 
-const KEY = Symbol.for('cssctl.examples');
-
 /** Appends the command's examples to its --help, and keeps them on the command for the reference pages. */
 export function addExamples(cmd: Command): void {
   const examples = EXAMPLES[pathOf(cmd)];
   if (examples?.length) {
-    (cmd as unknown as Record<symbol, readonly string[]>)[KEY] = examples;
+    keepExamples(cmd, examples);
     cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
   }
-}
-
-/** The examples addExamples() gave a command (docs/commands.md and the man pages: src/reference/). */
-export function examplesOf(cmd: Command): readonly string[] {
-  return (cmd as unknown as Record<symbol, readonly string[] | undefined>)[KEY] ?? [];
 }

@@ -32,8 +32,6 @@ export function closest(word: string, names: readonly string[]): string | undefi
   return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
-const visible = (c: Command) => !(c as unknown as { _hidden?: boolean })._hidden;
-
 /** What `cssctl help <words…>` asks for. */
 export function routeHelp(program: Command, words: readonly string[]): HelpRoute {
   const [first, ...rest] = words;
@@ -51,7 +49,12 @@ export function routeHelp(program: Command, words: readonly string[]): HelpRoute
   for (const word of words) {
     const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!next) {
-      const names = cmd.commands.filter(visible).map((c) => c.name());
+      // The commands --help lists (commander's own Help leaves hidden ones out), without an implicit help command.
+      const names = cmd
+        .createHelp()
+        .visibleCommands(cmd)
+        .filter((c) => cmd.commands.includes(c))
+        .map((c) => c.name());
       if (path.length > 0 && names.length === 0)
         throw new UsageError(`cssctl ${path.join(' ')} has no command "${word}"`, {
           hint: ['cssctl help', ...path].join(' '),

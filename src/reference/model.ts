@@ -4,7 +4,7 @@
 // "(default: …)" / "(env: …)") and examples. docs/commands.md (markdown.ts) and the man pages (man.ts) are
 // both written from it, so a command added to the tree appears in both with nothing else to edit.
 import type { Argument, Command, Option } from 'commander';
-import { examplesOf } from '../commands/examples.js';
+import { examplesOf } from '../help/examples.js';
 import { outputsOf } from '../completion/model.js';
 
 export interface OptionDoc {

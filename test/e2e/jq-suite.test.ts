@@ -1,6 +1,9 @@
 // jq's own test suite through the real binary: `cssctl api /case/<n> --jq <program>` against a loopback
-// service that answers each case's input, so every object/array case of tests/jq.test goes through argv
-// parsing, the compile check, the request, the output layer and the jq stage of a real process.
+// service that answers each case's input, so object/array cases of tests/jq.test go through argv parsing, the
+// compile check, the request, the output layer and the jq stage of a real process. Every case goes through that
+// same stage in test/unit/jq-suite.test.ts; here a fixed sample (every SAMPLE-th case, and the cases known to
+// differ) shows the path through a process holds for programs of every kind, in a few seconds instead of ~50
+// (issue 35). CSSCTL_JQ_SUITE=all runs every case.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './harness.js';
@@ -37,8 +40,14 @@ function sendable(input: string): boolean {
  */
 const KNOWN = ['jq.test:2196', 'jq.test:2200'];
 
+/** Every SAMPLE-th case (a fixed choice: the same cases in every run), unless CSSCTL_JQ_SUITE=all. */
+const SAMPLE = process.env.CSSCTL_JQ_SUITE === 'all' ? 1 : 6;
+const chosen = objectOrArray
+  .map((c, i) => ({ c, i }))
+  .filter(({ c, i }) => i % SAMPLE === 0 || KNOWN.includes(`jq.test:${c.line}`));
+
 describe("jq's own test suite through the binary", () => {
-  it('every object/array case of tests/jq.test via cssctl api --jq', async () => {
+  it('object/array cases of tests/jq.test via cssctl api --jq (a fixed sample)', async () => {
     const env = {
       PATH: process.env.PATH,
       CSSCTL_TOKEN: 'test-token',
@@ -54,8 +63,8 @@ describe("jq's own test suite through the binary", () => {
     // Three processes at a time.
     await Promise.all(
       [0, 1, 2].map(async () => {
-        for (let i = next++; i < objectOrArray.length; i = next++) {
-          const c = objectOrArray[i]!;
+        for (let k = next++; k < chosen.length; k = next++) {
+          const { c, i } = chosen[k]!;
           if (!sendable(c.input)) {
             skipped.push(`jq.test:${c.line}: input ${c.input.slice(0, 60)}`);
             continue;
@@ -67,14 +76,15 @@ describe("jq's own test suite through the binary", () => {
         }
       }),
     );
-    const tried = objectOrArray.length - skipped.length;
+    const tried = chosen.length - skipped.length;
     console.log(
-      `jq.test through the binary: ${passed} of ${tried} object/array cases pass` +
+      `jq.test through the binary: ${passed} of ${tried} object/array cases pass (${chosen.length} of ${objectOrArray.length} chosen)` +
         ` (${skipped.length} inputs no service could send as JSON, left out:\n${skipped.join('\n')})`,
     );
     if (failed.length > 0) console.log(failed.join('\n'));
-    // Measured: 265 of 267 (3 inputs with nan/Infinity left out; the 2 KNOWN differ).
-    expect(skipped).toHaveLength(3);
+    // Measured over every case: 265 of 267 (3 inputs with nan/Infinity left out; the 2 KNOWN differ).
+    expect(chosen.length).toBeGreaterThanOrEqual(Math.ceil(objectOrArray.length / SAMPLE));
+    if (SAMPLE === 1) expect(skipped).toHaveLength(3);
     expect(failed.sort()).toEqual(KNOWN);
     expect(passed).toBe(tried - KNOWN.length);
   }, 600_000);

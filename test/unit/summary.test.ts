@@ -1,7 +1,8 @@
 // scripts/summary.mjs, the closing line of scripts/test (issue 21): unhandled errors and test files that
-// could not run are failures, named, never a silent "0 failed".
+// could not run are failures, named, never a silent "0 failed"; over several runs (.ci/run, issue 35) the counts
+// are summed and only what no run tested is counted as skipped.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +14,22 @@ const dir = mkdtempSync(join(tmpdir(), 'cssctl-summary-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
-async function summary(report: unknown, unhandled?: unknown): Promise<{ code: number; lines: string[] }> {
-  const r = join(dir, `r${++n}.json`);
-  const u = join(dir, `u${n}.json`);
+/** Writes a report (and its unhandled errors beside it, as scripts/test leaves them); returns its path. */
+function written(report: unknown, unhandled?: unknown, folder = dir, name = `r${++n}`): string {
+  const r = join(folder, `${name}.json`);
   writeFileSync(r, JSON.stringify(report));
-  if (unhandled !== undefined) writeFileSync(u, JSON.stringify(unhandled));
+  if (unhandled !== undefined)
+    writeFileSync(join(folder, `${name}-unhandled.json`), JSON.stringify(unhandled));
+  return r;
+}
+
+async function summary(report: unknown, unhandled?: unknown): Promise<{ code: number; lines: string[] }> {
+  return summarize([written(report, unhandled)]);
+}
+
+async function summarize(args: string[]): Promise<{ code: number; lines: string[] }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [SCRIPT, r, u], { cwd: dir });
+    const { stdout } = await promisify(execFile)(process.execPath, [SCRIPT, ...args], { cwd: dir });
     return { code: 0, lines: stdout.trim().split('\n') };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -134,5 +144,72 @@ describe('scripts/summary.mjs', () => {
     );
     expect((res as { code: number }).code).toBe(1);
     expect(res.stdout).toMatch(/0 passed, 1 failed/);
+  });
+
+  describe('several runs (.ci/run: the shipped runs and the checkout)', () => {
+    const test = (fullName: string, status: string, skip?: string) => ({
+      fullName,
+      title: fullName,
+      status,
+      meta: skip ? { skip } : {},
+    });
+    const run = (passed: number, failed: number, file: string, tests: ReturnType<typeof test>[]) => ({
+      numPassedTests: passed,
+      numFailedTests: failed,
+      numPendingTests: tests.filter((t) => t.status === 'skipped').length,
+      numTodoTests: 0,
+      testResults: [
+        { name: join(dir, file), status: failed ? 'failed' : 'passed', message: '', assertionResults: tests },
+      ],
+    });
+    const why = 'they pack the checkout; to run: bash scripts/test test/e2e/package.test.ts';
+
+    it('sums the counts; a test skipped in one run that ran in another is not skipped', async () => {
+      const exe = written(
+        run(2, 0, 'package.test.ts', [
+          test('packs', 'skipped', why),
+          test('runs', 'passed'),
+          test('b', 'passed'),
+        ]),
+        [],
+      );
+      const checkout = written(run(1, 0, 'package.test.ts', [test('packs', 'passed')]), []);
+      expect(await summarize([exe, checkout])).toEqual({
+        code: 0,
+        lines: ['1 skipped in one run ran in another (not counted as skipped)', '3 passed, 0 failed'],
+      });
+    });
+
+    it('a test skipped in every run is named once, and counted in each run it was skipped in', async () => {
+      const a = written(run(1, 0, 'x.test.ts', [test('never', 'skipped', why), test('ok', 'passed')]), []);
+      const b = written(run(0, 0, 'x.test.ts', [test('never', 'skipped', why)]), []);
+      const res = await summarize([a, b]);
+      expect(res.lines).toEqual([
+        `skipped 2 in x.test.ts: ${why}`,
+        '  - never',
+        '1 passed, 0 failed, 2 skipped',
+      ]);
+    });
+
+    it('failures and problems of any run count, named by the run', async () => {
+      const folder = join(dir, 'runs');
+      mkdirSync(folder);
+      written(run(5, 0, 'a.test.ts', [test('a', 'passed')]), [], folder, 'exe');
+      written(run(3, 1, 'b.test.ts', [test('b', 'failed')]), [], folder, 'node22');
+      written(run(2, 0, 'c.test.ts', [test('c', 'passed')]), undefined, folder, 'node26');
+      const res = await summarize([folder]);
+      expect(res.code).toBe(1);
+      expect(res.lines).toEqual([
+        '[node26] the unhandled-error report is missing: vitest did not finish',
+        '10 passed, 2 failed',
+      ]);
+    });
+
+    it('a run whose report is missing is a failure', async () => {
+      const a = written(run(4, 0, 'a.test.ts', [test('a', 'passed')]), []);
+      const res = await summarize([a, join(dir, 'nowhere.json')]);
+      expect(res.code).toBe(1);
+      expect(res.lines.at(-1)).toBe('4 passed, 1 failed');
+    });
   });
 });

@@ -9,6 +9,7 @@ import { json } from './json.js';
 import { ndjson } from './ndjson.js';
 import { unofferedFormat, type Offer } from './offer.js';
 import { PIPE_CELL_WIDTH, shortTime, table } from './table.js';
+import { loadTextWidth } from './text-width.js';
 
 export type { Column, PageInfo } from '../format.js';
 export { LIST_OFFER, STANDARD_FORMATS, WIDE_LIST_OFFER, unofferedFormat, type Offer } from './offer.js';
@@ -311,16 +312,16 @@ export async function writeObject(
       const rows = (fields ?? Object.keys(obj).map((k): FieldLine => [k, k])).map(
         ([label, key, time]) => [terminalText(keyLabel(label)), key, time ?? isTimeKey(key)] as const,
       );
-      const { default: utils } = await import('cli-table3/src/utils.js');
-      const width = Math.max(0, ...rows.map(([l]) => utils.strlen(l)));
+      const text = await loadTextWidth();
+      const width = Math.max(0, ...rows.map(([l]) => text.width(l)));
       const cols = (io.stdout as { columns?: number }).columns;
       const room = io.stdoutIsTTY && cols ? Math.max(cols - width - 3, 20) : PIPE_CELL_WIDTH;
       for (const [label, key, time] of rows) {
         const v = obj[key];
         if (v === undefined || v === null || v === '') continue;
         const shown = terminalText(valueText(v));
-        const text = utils.truncate(format === 'table' && time ? shortTime(shown) : shown, room);
-        io.out(`${io.color.bold(label + ' '.repeat(width - utils.strlen(label)))}  ${text}\n`);
+        const cut = text.cut(format === 'table' && time ? shortTime(shown) : shown, room);
+        io.out(`${io.color.bold(label + ' '.repeat(width - text.width(label)))}  ${cut}\n`);
       }
       return;
     }

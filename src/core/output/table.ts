@@ -2,6 +2,7 @@ import { pageEnd, type Column, type Formatter, type FormatterContext } from '../
 import type { IO } from '../io.js';
 import { terminalText } from '../terminal-text.js';
 import { cellText, valueText } from './cells.js';
+import { loadTextWidth } from './text-width.js';
 
 /** Rows are written in batches: the first fixes the columns and their widths, so memory stays flat. */
 export const TABLE_BATCH = 100;
@@ -10,14 +11,14 @@ export const PIPE_CELL_WIDTH = 160;
 const GAP = 2;
 const MIN_WIDTH = 6;
 
-/** cli-table3's width and truncation (East Asian wide characters count double), with a fast path for ASCII. */
+/** Width and truncation as a terminal shows text (East Asian wide characters count double), with a fast path for ASCII. */
 async function loadWidths() {
-  const { default: utils } = await import('cli-table3/src/utils.js');
+  const text = await loadTextWidth();
   const ascii = /^[\x20-\x7e]*$/;
   return {
-    width: (s: string) => (ascii.test(s) ? s.length : utils.strlen(s)),
+    width: (s: string) => (ascii.test(s) ? s.length : text.width(s)),
     cut: (s: string, w: number) =>
-      ascii.test(s) ? (s.length <= w ? s : `${s.slice(0, Math.max(0, w - 1))}…`) : utils.truncate(s, w),
+      ascii.test(s) ? (s.length <= w ? s : `${s.slice(0, Math.max(0, w - 1))}…`) : text.cut(s, w),
   };
 }
 
