@@ -326,7 +326,11 @@ async function againstBaseline(
     showIgnored: r.showIgnored,
     outputFile: report === undefined ? undefined : r.outputFile,
     reports: r.reports,
-    about: { ...about, subject: `scan ${scan.scan_id} against ${base.label ?? 'no baseline (first run)'}` },
+    about: {
+      ...about,
+      subject: `scan ${scan.scan_id} against ${base.label ?? 'no baseline (first run)'}`,
+      fixSeen: scan.completed_at ?? scan.created_at,
+    },
   });
   return {
     findings: diff.writes ? { kind: 'findings', source: diff.source, options: diff.options } : undefined,
