@@ -59,7 +59,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'findings list': [
     'cssctl findings list --severity critical,high',
-    'cssctl findings list --all -o csv --columns id,severity,scan_id,created_at,details.region > findings.csv',
+    'cssctl findings list --all -o csv --columns id,severity,scan_id,created_at > findings.csv',
     'cssctl findings list --all -o ocsf > findings.ocsf.ndjson',
   ],
   webhooks: ['cssctl webhooks list', 'cssctl webhooks listen --forward-to http://127.0.0.1:3000/hook'],
