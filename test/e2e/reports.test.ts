@@ -137,6 +137,29 @@ describe('CI reports through the commands', () => {
     expect(readFileSync(summary, 'utf8').split('### cssctl scan')).toHaveLength(3);
   });
 
+  it('--wait-timeout 1e-9 on a scan that is final already: its result, never exit 9', async () => {
+    const created = await w.run(['scans', 'create', '--connection', 'prod', '--wait', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = (JSON.parse(created.stdout) as { scan_id: string }).scan_id;
+    const tiny = await w.run(['scans', 'wait', id, '--wait-timeout', '1e-9']);
+    expect(tiny.code, tiny.stderr).toBe(0);
+    expect(tiny.stdout).toMatch(/^STATUS\s+completed$/m);
+    // A variant: a short deadline with a report and a gate: the gate decides, not the deadline.
+    const sarif = await w.run([
+      'scans',
+      'wait',
+      id,
+      '--wait-timeout',
+      '0.001',
+      '-o',
+      'sarif',
+      '--fail-on',
+      'info',
+    ]);
+    expect(sarif.code, sarif.stderr).toBe(10);
+    expect(sarifSchemaErrors(JSON.parse(sarif.stdout))).toStrictEqual([]);
+  });
+
   // cli-contract.md §12: a failed scan writes no report that looks like a result (an empty SARIF saying the run
   // succeeded, uploaded with `if: always()`, would close every open alert).
   it('a failed scan, -o sarif / junit / github: nothing on stdout, in create --wait and in wait', async () => {
