@@ -45,7 +45,7 @@ __cssctl_spec() {
     'cssctl mcp config') subs='' flags='--client --allow-write --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--client --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl version') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl completion') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl help') subs='login logout auth connections scans findings compliance webhooks api config mcp version completion exit-codes environment formats ignore-file' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help') subs='login logout auth connections scans findings compliance webhooks api config mcp version completion exit-codes environment formats ignore-file ocsf csv' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help login') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help logout') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help auth') subs='status token switch refresh' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -92,6 +92,8 @@ __cssctl_spec() {
     'cssctl help environment') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help formats') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help ignore-file') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help ocsf') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help csv') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     *) subs='' flags='' vflags='' ;;
   esac
 }
@@ -159,6 +161,8 @@ __cssctl_canon() {
     'cssctl help|environment') canon='environment' ;;
     'cssctl help|formats') canon='formats' ;;
     'cssctl help|ignore-file') canon='ignore-file' ;;
+    'cssctl help|ocsf') canon='ocsf' ;;
+    'cssctl help|csv') canon='csv' ;;
     'cssctl help auth|status') canon='status' ;;
     'cssctl help auth|token') canon='token' ;;
     'cssctl help auth|switch') canon='switch' ;;
@@ -404,6 +408,10 @@ __cssctl_values() {
     'cssctl help formats|--output'|'cssctl help formats|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help ignore-file|--profile') dyn=profiles ;;
     'cssctl help ignore-file|--output'|'cssctl help ignore-file|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help ocsf|--profile') dyn=profiles ;;
+    'cssctl help ocsf|--output'|'cssctl help ocsf|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help csv|--profile') dyn=profiles ;;
+    'cssctl help csv|--output'|'cssctl help csv|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
   esac
 }
 

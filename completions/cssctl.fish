@@ -182,6 +182,10 @@ function __cssctl_vflags
             printf '%s\n' '--profile' '--base-url' '--workspace' '-w' '--output' '-o' '--timeout' '--max-wait' '--jq' '--arg' '--argjson'
         case 'cssctl help ignore-file'
             printf '%s\n' '--profile' '--base-url' '--workspace' '-w' '--output' '-o' '--timeout' '--max-wait' '--jq' '--arg' '--argjson'
+        case 'cssctl help ocsf'
+            printf '%s\n' '--profile' '--base-url' '--workspace' '-w' '--output' '-o' '--timeout' '--max-wait' '--jq' '--arg' '--argjson'
+        case 'cssctl help csv'
+            printf '%s\n' '--profile' '--base-url' '--workspace' '-w' '--output' '-o' '--timeout' '--max-wait' '--jq' '--arg' '--argjson'
     end
 end
 
@@ -307,6 +311,10 @@ function __cssctl_canon
             echo 'formats'
         case 'cssctl help|ignore-file'
             echo 'ignore-file'
+        case 'cssctl help|ocsf'
+            echo 'ocsf'
+        case 'cssctl help|csv'
+            echo 'csv'
         case 'cssctl help auth|status'
             echo 'status'
         case 'cssctl help auth|token'
@@ -747,6 +755,8 @@ complete -c cssctl -n '__cssctl_at \'cssctl help\'' -a 'exit-codes' -d 'what eac
 complete -c cssctl -n '__cssctl_at \'cssctl help\'' -a 'environment' -d 'the environment variables cssctl reads'
 complete -c cssctl -n '__cssctl_at \'cssctl help\'' -a 'formats' -d 'output formats (-o), columns, --output-file and --report'
 complete -c cssctl -n '__cssctl_at \'cssctl help\'' -a 'ignore-file' -d '.cssctl-ignore.yaml: accepted risks, with a reason and an expiry'
+complete -c cssctl -n '__cssctl_at \'cssctl help\'' -a 'ocsf' -d '-o ocsf: findings as OCSF Detection Findings for a security lake or SIEM'
+complete -c cssctl -n '__cssctl_at \'cssctl help\'' -a 'csv' -d '-o csv and --columns: any field, dotted paths, or all'
 complete -c cssctl -n '__cssctl_at \'cssctl help\'' -l output -s o -x -a 'table json ndjson csv wide sarif junit github html ocsf'
 complete -c cssctl -n '__cssctl_at \'cssctl help\'' -l output -s o -x -d 'output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github, html, ocsf (default: table, or the profile\'s output)'
 complete -c cssctl -n '__cssctl_at \'cssctl help login\'' -l output -s o -x -a 'table json ndjson csv wide sarif junit github html ocsf'
@@ -870,3 +880,7 @@ complete -c cssctl -n '__cssctl_at \'cssctl help formats\'' -l output -s o -x -a
 complete -c cssctl -n '__cssctl_at \'cssctl help formats\'' -l output -s o -x -d 'output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github, html, ocsf (default: table, or the profile\'s output)'
 complete -c cssctl -n '__cssctl_at \'cssctl help ignore-file\'' -l output -s o -x -a 'table json ndjson csv wide sarif junit github html ocsf'
 complete -c cssctl -n '__cssctl_at \'cssctl help ignore-file\'' -l output -s o -x -d 'output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github, html, ocsf (default: table, or the profile\'s output)'
+complete -c cssctl -n '__cssctl_at \'cssctl help ocsf\'' -l output -s o -x -a 'table json ndjson csv wide sarif junit github html ocsf'
+complete -c cssctl -n '__cssctl_at \'cssctl help ocsf\'' -l output -s o -x -d 'output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github, html, ocsf (default: table, or the profile\'s output)'
+complete -c cssctl -n '__cssctl_at \'cssctl help csv\'' -l output -s o -x -a 'table json ndjson csv wide sarif junit github html ocsf'
+complete -c cssctl -n '__cssctl_at \'cssctl help csv\'' -l output -s o -x -d 'output format: table, wide, json, ndjson, csv; findings and scan reports also sarif, junit, github, html, ocsf (default: table, or the profile\'s output)'

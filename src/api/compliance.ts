@@ -30,7 +30,10 @@ export function readCompliance(body: unknown): Compliance {
       if (required) throw new CliError(`${what} has no ${field}`);
       return;
     }
-    if (typeof v !== 'number' || !Number.isFinite(v))
+    // JSON reads 1e400 as Infinity, which JSON.stringify would show as null.
+    if (typeof v === 'number' && !Number.isFinite(v))
+      throw new CliError(`${what} has a ${field} too large to be a score (outside 0–100)`);
+    if (typeof v !== 'number')
       throw new CliError(`${what} has a ${field} that is not a number: ${JSON.stringify(v).slice(0, 40)}`);
     if (v < 0 || v > 100) throw new CliError(`${what} has a ${field} of ${v}, outside 0–100`);
   };

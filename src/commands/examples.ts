@@ -26,14 +26,14 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'cssctl auth token --profile staging',
   ],
   'auth refresh': ['cssctl auth refresh', 'cssctl auth refresh --profile staging'],
-  connections: ['cssctl connections list', 'cssctl connections create --alias prod --provider aws'],
+  connections: ['cssctl connections list', 'cssctl connections create --alias payments --provider aws'],
   'connections list': [
     'cssctl connections list',
     'cssctl connections list --all --json',
     'cssctl connections list -o csv',
   ],
   'connections create': [
-    'cssctl connections create --alias prod --provider aws',
+    'cssctl connections create --alias payments --provider aws',
     'cssctl connections create --alias eu --provider gcp --set region=europe-west1',
   ],
   scans: ['cssctl scans create --connection prod --wait', 'cssctl scans list --status running'],
@@ -60,7 +60,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   'findings list': [
     'cssctl findings list --severity critical,high',
-    'cssctl findings list --all -o csv --columns id,severity,scan_id,created_at,details.region > findings.csv',
+    'cssctl findings list --all -o csv --columns id,severity,scan_id,created_at > findings.csv',
     'cssctl findings list --all -o ocsf > findings.ocsf.ndjson',
   ],
   webhooks: ['cssctl webhooks list', 'cssctl webhooks listen --forward-to http://127.0.0.1:3000/hook'],
@@ -86,7 +86,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   api: [
     'cssctl api /connections',
     'cssctl api --paginate /findings -f severity=critical',
-    'cssctl api -X POST /connections -f alias=dev -f provider=aws',
+    'cssctl api -X POST /connections -f alias=qa -f provider=aws',
   ],
   config: ['cssctl config list', 'cssctl config set output json'],
   'auth switch': ['cssctl auth switch staging', 'cssctl auth switch default'],

@@ -74,6 +74,11 @@ export interface ReportAbout {
    * --severity may have narrowed and which, in a comparison, hold unchanged findings too.
    */
   verdict?: () => { met: boolean; count: number; threshold: string } | undefined;
+  /**
+   * In a comparison, when the head was seen (its scan's `completed_at`, else `created_at`, as the service gave
+   * it): when a fixed finding's fix was seen (OCSF's Close event). Undefined for a head read from a file.
+   */
+  fixSeen?: unknown;
 }
 
 /** Items a stage left out of what the source read: how many, and why (`ignored by .cssctl-ignore.yaml`). */

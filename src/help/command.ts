@@ -66,8 +66,10 @@ export function routeHelp(program: Command, words: readonly string[]): HelpRoute
         path.length === 0
           ? `topics: ${topics.join(', ')}; cssctl help lists the commands`
           : `commands: ${names.join(', ')}`;
+      const hint = ['cssctl help', ...path, ...(guess ? [guess] : [])].join(' ');
+      // The list names `cssctl help` already: no hint that says it again.
       throw new UsageError(`no ${what} "${word}"${guess ? ` — did you mean "${guess}"?` : ''} (${list})`, {
-        hint: ['cssctl help', ...path, ...(guess ? [guess] : [])].join(' '),
+        hint: hint === 'cssctl help' ? undefined : hint,
       });
     }
     path.push(next.name());

@@ -28,6 +28,12 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
     page: 'docs/ignore-file.md',
     summary: '.cssctl-ignore.yaml: accepted risks, with a reason and an expiry',
   },
+  {
+    name: 'ocsf',
+    page: 'docs/ocsf.md',
+    summary: '-o ocsf: findings as OCSF Detection Findings for a security lake or SIEM',
+  },
+  { name: 'csv', page: 'docs/csv.md', summary: '-o csv and --columns: any field, dotted paths, or all' },
 ];
 
 export function helpTopic(name: string): HelpTopic | undefined {

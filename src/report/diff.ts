@@ -44,7 +44,7 @@ const KEPT = [
   'check_id',
   'scan_id',
   'status',
-  // OCSF's `time` (cli-contract.md §14) of a Close event is the finding's created_at.
+  // OCSF's first_seen_time of a Close event (cli-contract.md §14: its time is when the fix was seen).
   'created_at',
 ] as const;
 

@@ -96,6 +96,10 @@ interface Reading {
  */
 export async function scanReport(ctx: Context, client: ApiClient, r: ScanReport): Promise<Result> {
   const { scan, failed } = r;
+  // A failed scan writes no CI report (cli-contract.md §12): an empty SARIF saying the run succeeded, uploaded by a
+  // later step, would close every open alert; JUnit would pass, and annotations would look like a result.
+  if (failed && NO_REPORT_WHEN_FAILED.has(r.format))
+    return { finish: () => conclude(ctx, r, r.format, { conclude: async () => ({ counts: {}, more: [] }) }) };
   const report = isReportFormat(r.format) ? r.format : undefined;
   const about: ReportAbout = { ...(await workspaceAbout(ctx)), subject: `scan ${scan.scan_id}` };
   let reading: Reading;
@@ -117,6 +121,9 @@ export async function scanReport(ctx: Context, client: ApiClient, r: ScanReport)
     });
   return { output, finish: () => conclude(ctx, r, report, reading) };
 }
+
+/** The CI reports a failed scan never writes (to stdout or --output-file). */
+const NO_REPORT_WHEN_FAILED: ReadonlySet<string> = new Set(['sarif', 'junit', 'github']);
 
 /** The one ending: the ignore file's notices, the line, the step summary and the outcome. */
 async function conclude(
@@ -319,7 +326,11 @@ async function againstBaseline(
     showIgnored: r.showIgnored,
     outputFile: report === undefined ? undefined : r.outputFile,
     reports: r.reports,
-    about: { ...about, subject: `scan ${scan.scan_id} against ${base.label ?? 'no baseline (first run)'}` },
+    about: {
+      ...about,
+      subject: `scan ${scan.scan_id} against ${base.label ?? 'no baseline (first run)'}`,
+      fixSeen: scan.completed_at ?? scan.created_at,
+    },
   });
   return {
     findings: diff.writes ? { kind: 'findings', source: diff.source, options: diff.options } : undefined,

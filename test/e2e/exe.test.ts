@@ -104,37 +104,37 @@ describe.skipIf(!isExe)(
       expect(plain.stdout).toBe('acme\n');
     });
 
-    it.each([[], ['--verbose']])(
-      'cssctl mcp %j: the MCP SDK from its assets, with no node on PATH',
-      async (...flags) => {
-        const env = { PATH: empty, CSSCTL_CREDENTIAL_STORE: 'file', CSSCTL_CONFIG_DIR: join(empty, 'mcp') };
-        const lines = [
-          {
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 't', version: '1' },
-            },
+    it.each<[string, string[]]>([
+      ['cssctl mcp', []],
+      ['cssctl mcp --verbose', ['--verbose']],
+    ])('%s: the MCP SDK from its assets, with no node on PATH', async (_name, flags) => {
+      const env = { PATH: empty, CSSCTL_CREDENTIAL_STORE: 'file', CSSCTL_CONFIG_DIR: join(empty, 'mcp') };
+      const lines = [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
           },
-          { jsonrpc: '2.0', method: 'notifications/initialized' },
-          { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'auth_status', arguments: {} } },
-        ];
-        const res = await w.run(['mcp', ...flags], {
-          env,
-          input: lines.map((l) => `${JSON.stringify(l)}\n`).join(''),
-        });
-        expect(res.code, res.stderr).toBe(0);
-        const answers = res.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l) as { id: number; result: { content?: { text: string }[] } });
-        expect(answers.find((a) => a.id === 1)?.result).toMatchObject({ serverInfo: { name: 'cssctl' } });
-        expect(answers.find((a) => a.id === 2)?.result.content?.[0]?.text).toMatch(/^error: not logged in/);
-      },
-    );
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'auth_status', arguments: {} } },
+      ];
+      const res = await w.run(['mcp', ...flags], {
+        env,
+        input: lines.map((l) => `${JSON.stringify(l)}\n`).join(''),
+      });
+      expect(res.code, res.stderr).toBe(0);
+      const answers = res.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number; result: { content?: { text: string }[] } });
+      expect(answers.find((a) => a.id === 1)?.result).toMatchObject({ serverInfo: { name: 'cssctl' } });
+      expect(answers.find((a) => a.id === 2)?.result.content?.[0]?.text).toMatch(/^error: not logged in/);
+    });
 
     it.skipIf(!process.env.DBUS_SESSION_BUS_ADDRESS)(
       'keeps the session in the OS keychain through a helper that is itself (keytar inside), with no node on PATH',

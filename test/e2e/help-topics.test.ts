@@ -27,7 +27,13 @@ describe('cssctl help <topic>', () => {
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(
-      /^error: no help topic or command "enviroment" — did you mean "environment"\? \(topics: exit-codes, environment, formats, ignore-file;/,
+      /^error: no help topic or command "enviroment" — did you mean "environment"\? \(topics: exit-codes, environment, formats, ignore-file, ocsf, csv;/,
+    );
+    // Without a guess, the line names `cssctl help` once.
+    const foo = await runCli(['help', 'foo'], env);
+    expect(foo.code).toBe(2);
+    expect(foo.stderr).toBe(
+      'error: no help topic or command "foo" (topics: exit-codes, environment, formats, ignore-file, ocsf, csv; cssctl help lists the commands)\n',
     );
   });
 

@@ -7,7 +7,7 @@ import { expectValidOcsf } from '../helpers/ocsf.js';
 import { World } from './harness.js';
 
 type Event = Record<string, unknown> & {
-  finding_info: { uid: string; uid_alt: string };
+  finding_info: { uid: string; uid_alt: string; first_seen_time?: number };
   unmapped?: Record<string, unknown>;
 };
 
@@ -40,7 +40,11 @@ describe('-o ocsf', () => {
     expect(r.code, r.stderr).toBe(0);
     const all = await listJson([]);
     const evs = events(r.stdout);
-    expect(evs.map((e) => e.finding_info.uid).sort()).toEqual(all.map((f) => f.id).sort());
+    // uid: the fingerprint (a repeated one numbered: findings of every scan share them), one per event;
+    // uid_alt: the service's id.
+    expect(evs.map((e) => e.finding_info.uid_alt).sort()).toEqual(all.map((f) => f.id).sort());
+    expect(evs.every((e) => /^[0-9a-f]{64}(#\d+)?$/.test(e.finding_info.uid))).toBe(true);
+    expect(new Set(evs.map((e) => e.finding_info.uid)).size).toBe(evs.length);
     expect(evs.every((e) => e.class_uid === 2004 && e.activity_id === 1)).toBe(true);
     expect(evs[0]!.metadata).toMatchObject({ version: '1.6.0', tenant_uid: 'acme' });
   });
@@ -83,7 +87,7 @@ describe('-o ocsf', () => {
     expect(r.code, r.stderr).toBe(0);
     const evs = events(r.stdout);
     const suppressed = evs.filter((e) => e.status_id === 3);
-    expect(suppressed.map((e) => e.finding_info.uid)).toEqual([first!.id]);
+    expect(suppressed.map((e) => e.finding_info.uid_alt)).toEqual([first!.id]);
     expect(suppressed[0]).toMatchObject({
       status: 'Suppressed',
       status_detail: 'Public by design (SEC-7)',
@@ -94,14 +98,19 @@ describe('-o ocsf', () => {
     expect(r.stderr).not.toMatch(/--no-ignore to show them/);
   });
 
-  it('findings diff: new Create, updated Update, fixed Close, all valid', async () => {
+  it('findings diff: new Create, updated Update, fixed Close, all valid, followed by the uid the base export gave', async () => {
     const scan = async () => {
       const r = await w.run(['scans', 'create', '--connection', 'drift-ocsf', '--wait', '--json']);
       expect(r.code, r.stderr).toBe(0);
-      return (JSON.parse(r.stdout) as { scan_id: string }).scan_id;
+      return JSON.parse(r.stdout) as { scan_id: string; completed_at: string };
     };
-    const base = await scan();
-    const head = await scan();
+    const baseScan = await scan();
+    const headScan = await scan();
+    const [base, head] = [baseScan.scan_id, headScan.scan_id];
+    const baseExport = await w.run(['findings', 'list', '--scan', base, '--all', '-o', 'ocsf']);
+    expect(baseExport.code, baseExport.stderr).toBe(0);
+    const baseEvents = events(baseExport.stdout);
+    const baseUids = new Map(baseEvents.map((e) => [e.finding_info.uid, e]));
     const r = await w.run(['findings', 'diff', '--base', base, '--head', head, '-o', 'ocsf']);
     expect(r.code, r.stderr).toBe(0);
     const evs = events(r.stdout);
@@ -112,9 +121,18 @@ describe('-o ocsf', () => {
     for (const e of by('new')) expect(e).toMatchObject({ activity_id: 1, type_uid: 200401, status_id: 1 });
     for (const e of by('updated')) expect(e).toMatchObject({ activity_id: 2, type_uid: 200402 });
     for (const e of by('fixed')) expect(e).toMatchObject({ activity_id: 3, type_uid: 200403, status_id: 4 });
-    // A fixed finding keeps the base's created_at as its time.
-    for (const e of by('fixed'))
-      expect((e.metadata as Record<string, unknown>).original_time).toEqual(expect.any(String));
+    // A SIEM follows each finding by its uid: a Close or an Update names one the base's export created, a
+    // Create one it did not.
+    for (const e of [...by('fixed'), ...by('updated'), ...by('unchanged')])
+      expect(baseUids.has(e.finding_info.uid), e.finding_info.uid).toBe(true);
+    for (const e of by('new')) expect(baseUids.has(e.finding_info.uid)).toBe(false);
+    // A Close happened when the fix was seen (the head scan), first seen when the base's finding was.
+    for (const e of by('fixed')) {
+      expect(e.time).toBe(Date.parse(headScan.completed_at));
+      const before = baseUids.get(e.finding_info.uid)!;
+      expect(e.finding_info.first_seen_time).toBe(before.time);
+      expect(e.finding_info.uid_alt).toBe(before.finding_info.uid_alt);
+    }
     expect(r.stderr).toMatch(/\d+ new, \d+ updated, \d+ fixed, \d+ unchanged/);
   });
 
@@ -135,7 +153,7 @@ describe('-o ocsf', () => {
     const scanId = evs[0]!.unmapped!.scan_id as string;
     expect(new Set(evs.map((e) => e.unmapped!.scan_id))).toEqual(new Set([scanId]));
     const all = await listJson(['--scan', scanId]);
-    expect(evs.map((e) => e.finding_info.uid).sort()).toEqual(all.map((f) => f.id).sort());
+    expect(evs.map((e) => e.finding_info.uid_alt).sort()).toEqual(all.map((f) => f.id).sort());
   });
 
   it('--report ocsf=<path> from the same read, stdout keeping the scan summary', async () => {
@@ -170,7 +188,7 @@ describe('-o ocsf', () => {
       '-o',
       'ocsf',
       '--jq',
-      'select(.severity_id == 5) | .finding_info.uid',
+      'select(.severity_id == 5) | .finding_info.uid_alt',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const crit = await listJson(['--severity', 'critical']);

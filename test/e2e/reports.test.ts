@@ -137,6 +137,62 @@ describe('CI reports through the commands', () => {
     expect(readFileSync(summary, 'utf8').split('### cssctl scan')).toHaveLength(3);
   });
 
+  it('--wait-timeout 1e-9 on a scan that is final already: its result, never exit 9', async () => {
+    const created = await w.run(['scans', 'create', '--connection', 'prod', '--wait', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = (JSON.parse(created.stdout) as { scan_id: string }).scan_id;
+    const tiny = await w.run(['scans', 'wait', id, '--wait-timeout', '1e-9']);
+    expect(tiny.code, tiny.stderr).toBe(0);
+    expect(tiny.stdout).toMatch(/^STATUS\s+completed$/m);
+    // A variant: a short deadline with a report and a gate: the gate decides, not the deadline.
+    const sarif = await w.run([
+      'scans',
+      'wait',
+      id,
+      '--wait-timeout',
+      '0.001',
+      '-o',
+      'sarif',
+      '--fail-on',
+      'info',
+    ]);
+    expect(sarif.code, sarif.stderr).toBe(10);
+    expect(sarifSchemaErrors(JSON.parse(sarif.stdout))).toStrictEqual([]);
+  });
+
+  // cli-contract.md §12: a failed scan writes no report that looks like a result (an empty SARIF saying the run
+  // succeeded, uploaded with `if: always()`, would close every open alert).
+  it('a failed scan, -o sarif / junit / github: nothing on stdout, in create --wait and in wait', async () => {
+    const created = await w.run(['scans', 'create', '--connection', 'legacy-fail', '--wait', '-o', 'sarif']);
+    expect(created.code, created.stderr).toBe(9);
+    expect(created.stdout).toBe('');
+    expect(lines(created.stderr).at(-1)).toMatch(/^error: scan scn_\w+ failed/);
+    const id = scanIdOf(created.stderr);
+    for (const format of ['junit', 'github', 'sarif']) {
+      const waited = await w.run(['scans', 'wait', id, '-o', format, '--fail-on', 'low']);
+      expect(waited.code, waited.stderr).toBe(9);
+      expect(waited.stdout).toBe('');
+    }
+    // A variant: another failing connection, and -o junit with a --report file that stays unwritten.
+    const report = join(w.dir, 'failed-report.sarif');
+    const made = await w.run(['connections', 'create', '--alias', 'fail-ci', '--provider', 'gcp']);
+    expect(made.code, made.stderr).toBe(0);
+    const other = await w.run([
+      'scans',
+      'create',
+      '--connection',
+      'fail-ci',
+      '--wait',
+      '-o',
+      'junit',
+      '--report',
+      `sarif=${report}`,
+    ]);
+    expect(other.code, other.stderr).toBe(9);
+    expect(other.stdout).toBe('');
+    expect(() => readFileSync(report)).toThrow(/ENOENT/);
+  });
+
   it('a failed scan: exit 9, and the summary says so; an unwritable summary is a warning only', async () => {
     const summary = join(w.dir, 'failed.md');
     const r = await w.run(['scans', 'create', '--connection', 'legacy-fail', '--wait', '--fail-on', 'high'], {

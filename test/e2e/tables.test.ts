@@ -180,23 +180,23 @@ describe('--columns', () => {
   it.each([
     [
       ['findings', 'list'],
-      'nope',
-      'use a column (severity, title, resource, connection, status, id), a field of the findings (',
+      'sevrity',
+      'did you mean severity? Use a column (severity, title, resource, connection, status, id), a field of the findings (',
     ],
     [
       ['scans', 'list'],
-      'nope',
-      'use a column (scan, connection, status, findings, critical, risk, created), a field of the scans (',
+      'statsu',
+      'did you mean status? Use a column (scan, connection, status, findings, critical, risk, created), a field of the scans (',
     ],
     [
       ['connections', 'list'],
-      'nope',
-      'use a column (alias, provider, status, id, created), a field of the connections (',
+      'provder',
+      'did you mean provider? Use a column (alias, provider, status, id, created), a field of the connections (',
     ],
     [['findings', 'list'], 'titel', 'did you mean title? Use a column'],
     [['scans', 'list'], 'scan_di', 'did you mean scan_id? Use a column'],
   ])(
-    '%j --columns id,%s: exit 2 after the first page, naming the closest or the valid ones, nothing written',
+    '%j --columns id,%s: a typo, exit 2 after the first page, naming the closest, nothing written',
     async (args, bad, hint) => {
       w.sandbox.clearRequests();
       const res = await w.run([...args, '--columns', `${args[0] === 'scans' ? 'scan_id' : 'id'},${bad}`]);
@@ -208,6 +208,22 @@ describe('--columns', () => {
       expect(w.sandbox.requests).toHaveLength(1);
     },
   );
+
+  it.each([
+    [['findings', 'list'], 'id'],
+    [['scans', 'list'], 'scan_id'],
+    [['connections', 'list'], 'id'],
+  ])('%j --columns %s,nope: no typo of a field, kept: empty cells, a warning naming it', async (args, id) => {
+    const res = await w.run([...args, '-o', 'csv', '--columns', `${id},nope`]);
+    expect(res.code, res.stderr).toBe(0);
+    const rows = lines(res.stdout);
+    expect(rows[0]).toBe(`${id},nope`);
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.slice(1).every((r) => r.endsWith(','))).toBe(true);
+    expect(lines(res.stderr)).toStrictEqual([
+      'warning: --columns nope: no item carried this field, its cells are empty',
+    ]);
+  });
 
   it('--columns all: every field of the first page, the default columns first', async () => {
     const res = await w.run(['findings', 'list', '--limit', '3', '-o', 'csv', '--columns', 'all']);

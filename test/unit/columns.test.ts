@@ -13,6 +13,7 @@ import {
 } from '../../src/core/output/index.js';
 import { IO } from '../../src/core/io.js';
 import { findingColumns } from '../../src/report/columns.js';
+import { scanColumns } from '../../src/report/scan-fields.js';
 import { list } from '../../src/commands/findings/list.js';
 import { list as scansList } from '../../src/commands/scans/list.js';
 import { Collect } from '../helpers/streams.js';
@@ -103,14 +104,42 @@ describe('--columns against the first page (resolveColumns)', () => {
     ]);
   });
 
-  it('an unknown name is exit 2 naming the closest known one', () => {
+  it('a name within two edits of a column or a field of the first page is a typo: exit 2 naming the closest', () => {
     expect(() => names('severity,titel')).toThrow(UsageError);
     expect(() => names('severity,titel')).toThrow(
       /^unknown column "titel", did you mean title\? Use a column \(severity, title, resource, connection, status, id\), a field of the findings \(connection_alias, created_at, details, id, resource, risk, scan_id, severity, status, title\), a dotted path into one, or all$/,
     );
     expect(() => names('details.regoin')).toThrow(/did you mean details\.region\?/);
     expect(() => names('scna_id')).toThrow(/did you mean scan_id\?/);
-    expect(() => names('zzzzzz')).toThrow(/^unknown column "zzzzzz": use a column/);
+    expect(() => names('detials.region')).toThrow(/did you mean details\.region\?/);
+    expect(() => names('details.tag')).toThrow(/did you mean details\.tags\?/);
+    // Short names too: two edits from id.
+    expect(() => names('rx')).toThrow(/did you mean id\?/);
+  });
+
+  it('any other name is kept: a field may appear only on later pages', () => {
+    expect(names('id,late_field,zzzzzz,details.zone_id,x.y.z')).toEqual([
+      'id',
+      'late_field',
+      'zzzzzz',
+      'details.zone_id',
+      'x.y.z',
+    ]);
+    // Three edits from the nearest (risk, id): kept.
+    expect(names('rxqz')).toEqual(['rxqz']);
+  });
+
+  it('never suggests the very name given (a path the page shows under a key that holds a dot)', () => {
+    const dotted = [{ id: 'a', 'details.x': { y: 1 } }];
+    const resolve = (raw: string) =>
+      resolveColumns(findingColumns as unknown as Column<Item>[], parseColumns(raw, 'csv'), dotted).map(
+        (c) => c.field,
+      );
+    expect(resolve('details.x.y')).toEqual(['details.x.y']);
+    expect(valueAt(dotted[0], 'details.x.y')).toBe(1);
+    expect(valueAt({ a: { 'b.c': { d: [5, 6] } } }, 'a.b.c.d.1')).toBe(6);
+    // A typo of it still names the path: not the name given.
+    expect(() => resolve('details.x.z')).toThrow(/did you mean details\.x\.y\?/);
   });
 
   it('an empty first page has no fields to check: names are taken as given', () => {
@@ -217,8 +246,47 @@ describe('-o csv', () => {
     expect(lines[0]).toBe('id');
     expect(lines).toHaveLength(FIRST_PAGE_ITEMS + 2);
     expect(err).toMatch(/later items also carry late/);
-    expect(() => resolveColumns([], parseColumns('late', 'csv'), many.slice(0, FIRST_PAGE_ITEMS))).toThrow(
-      /unknown column "late"/,
+    // Named, a field of a later page is written: empty cells until it appears.
+    const named = await csvOf(many, 'id,late');
+    expect(named.lines[0]).toBe('id,late');
+    expect(named.lines[1]).toBe('f0,');
+    expect(named.lines.at(-1)).toBe(`f${FIRST_PAGE_ITEMS},1`);
+    expect(named.err).toBe('');
+  });
+
+  it('--columns id,late_field: a field only a later page carries is written, no warning', async () => {
+    const source: ListSource<Item> = {
+      async *[Symbol.asyncIterator]() {
+        yield f1;
+        yield { ...f1, id: 'fnd_9', late_field: 'x' };
+      },
+      async *pages() {
+        yield [f1];
+        yield [{ ...f1, id: 'fnd_9', late_field: 'x' }];
+      },
+    };
+    const { out, err } = await csvOf(source, 'id,late_field');
+    expect(out).toBe('id,late_field\nfnd_1,\nfnd_9,x\n');
+    expect(err).toBe('');
+  });
+
+  it('a named field no item carried: empty cells, and a warning at the end naming it', async () => {
+    const { out, err } = await csvOf([f1, f2], 'id,late_field,details.zone');
+    expect(out).toBe('id,late_field,details.zone\nfnd_1,,\nfnd_2,,\n');
+    expect(err).toBe(
+      'warning: --columns late_field, details.zone: no item carried these fields, their cells are empty\n',
+    );
+    const one = await csvOf([f1], 'id,nothing_here');
+    expect(one.err).toBe(
+      'warning: --columns nothing_here: no item carried this field, its cells are empty\n',
+    );
+  });
+
+  it('--columns all on an empty result: the default columns’ header, never a blank line', async () => {
+    expect((await csvOf([], 'all')).out).toBe('severity,title,resource,connection_alias,status,id\n');
+    const scans = await csvOf([], 'all', scanColumns as unknown as typeof findingColumns);
+    expect(scans.out).toBe(
+      'scan_id,connection_alias,status,total_findings,critical_count,risk_score,created_at\n',
     );
   });
 });

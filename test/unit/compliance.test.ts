@@ -101,6 +101,20 @@ describe('cssctl compliance', () => {
     expect(w.stdout.text).toBe('');
   });
 
+  // JSON reads 1e400 as Infinity, which the line once showed as "not a number: null".
+  it.each([
+    ['{"score":1e400}', 'score'],
+    ['{"score":-1e400}', 'score'],
+    ['{"score":50,"threshold":1e999}', 'threshold'],
+  ])('%s: one line saying the %s is too large, never "null"', async (body, field) => {
+    const w = verbWorld([{ status: 200, headers: { 'content-type': 'application/json' }, body }]);
+    expect(await w.run(compliance, {})).toBe(1);
+    expect(w.stderr.text).toBe(
+      `error: the service's compliance answer has a ${field} too large to be a score (outside 0–100)\n`,
+    );
+    expect(w.stdout.text).toBe('');
+  });
+
   it('an empty body is not a score', () => {
     expect(() => readCompliance(undefined)).toThrow(/is not an object \(an empty body\)/);
   });

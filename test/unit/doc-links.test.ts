@@ -70,6 +70,65 @@ describe('links between the pages', () => {
   });
 });
 
+describe('the pages speak to users', () => {
+  /** What a page must not show a user: a file they do not have, or a note meant for the developers. */
+  function internal(text: string): string[] {
+    const found: string[] = [];
+    for (const m of text.matchAll(/[^\n]*\b(cli-contract|service-api)(\.md)?\b[^\n]*/g))
+      found.push(`cites ${m[1]}.md: ${m[0].trim()}`);
+    for (const m of text.matchAll(/[^\n]*\*\*\(?assumed\b[^\n]*/gi))
+      found.push(`an internal note: ${m[0].trim()}`);
+    return found;
+  }
+
+  /**
+   * Installing cssctl by a name on a registry: nobody owns `cssctl` there yet, so whoever registers it would have
+   * their code installed (a tarball or folder path, `./…`, is a way that works today).
+   */
+  function installsByName(text: string): string[] {
+    const re =
+      /\b(?:npm (?:install|i|add)(?: +-{1,2}[\w=-]+)* +|npx +(?:-{1,2}[\w=-]+ +)*|pnpm (?:add|dlx)(?: +-{1,2}[\w=-]+)* +|yarn (?:global )?add +|brew install +|scoop install +)(?:@[\w-]+\/)?cssctl(?:@[\w.^~-]+)?(?=[\s`'"]|$)/gm;
+    return [...text.matchAll(re)].map((m) => m[0]);
+  }
+
+  /** "the README's X recipe" must name a recipe the README has. */
+  function missingRecipes(text: string, readme: string): string[] {
+    return [...text.matchAll(/README's ([\w ]+?) recipe/g)]
+      .filter((m) => !readme.toLowerCase().includes(m[1]!.toLowerCase()))
+      .map((m) => m[0]);
+  }
+
+  it.each(PAGES)('%s: cites no internal file, shows no internal note, installs by no name', (page) => {
+    const text = read(page);
+    expect(internal(text)).toEqual([]);
+    expect(installsByName(text)).toEqual([]);
+    expect(missingRecipes(text, read('README.md'))).toEqual([]);
+  });
+
+  it('the checks can fail', () => {
+    expect(internal('See cli-contract.md §14.\nAnd `../shared/service-api.md` too.')).toHaveLength(2);
+    expect(internal('It reads `GET /x` **(assumed**: no endpoint shown).')).toHaveLength(1);
+    expect(internal('A contract, an API, assumed nothing.')).toEqual([]);
+    for (const line of [
+      'npm install --global cssctl',
+      'npm i -g cssctl@1.2.0',
+      'npx cssctl scans list',
+      'npx -y cssctl',
+      'brew install cssctl',
+      'pnpm add -g cssctl',
+      'yarn global add cssctl',
+    ])
+      expect(installsByName(`- run: ${line}\n`), line).toHaveLength(1);
+    for (const line of [
+      'npm install --global ./vendor/cssctl-0.1.0.tgz',
+      'npm install -g --allow-scripts=keytar ./cssctl-0.1.0.tgz',
+      'npm install cssctl-helper',
+    ])
+      expect(installsByName(`${line}\n`), line).toEqual([]);
+    expect(missingRecipes("as in the README's Jenkins recipe", '## Install')).toHaveLength(1);
+  });
+});
+
 describe('the README', () => {
   const readme = read('README.md');
   const pkg = JSON.parse(read('package.json')) as { name: string; version: string };

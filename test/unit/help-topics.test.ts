@@ -59,7 +59,14 @@ describe('the help topics', () => {
       },
     );
     const commands = program.commands.map((c) => c.name());
-    expect(HELP_TOPICS.map((t) => t.name)).toEqual(['exit-codes', 'environment', 'formats', 'ignore-file']);
+    expect(HELP_TOPICS.map((t) => t.name)).toEqual([
+      'exit-codes',
+      'environment',
+      'formats',
+      'ignore-file',
+      'ocsf',
+      'csv',
+    ]);
     for (const t of HELP_TOPICS) {
       expect(readdirSync(join(ROOT, 'docs'))).toContain(t.page.replace('docs/', ''));
       expect(commands).not.toContain(t.name);
@@ -162,10 +169,15 @@ describe('cssctl help …', () => {
       throw new Error(`${words.join(' ')} was accepted`);
     };
     expect(refused(['exit-code'])).toMatch(
-      /did you mean "exit-codes"\?.*topics: exit-codes, environment, formats, ignore-file.*\| cssctl help exit-codes$/,
+      /did you mean "exit-codes"\?.*topics: exit-codes, environment, formats, ignore-file, ocsf, csv.*\| cssctl help exit-codes$/,
     );
     expect(refused(['scna'])).toMatch(/did you mean "scans"/);
     expect(refused(['nothing-like-it'])).not.toMatch(/did you mean/);
+    // The list names `cssctl help` already: no hint saying it again (it printed "(cssctl help)" twice).
+    expect(refused(['foo'])).toBe(
+      'no help topic or command "foo" (topics: exit-codes, environment, formats, ignore-file, ocsf, csv; cssctl help lists the commands) | undefined',
+    );
+    expect(refused(['nothing-like-it'])).toMatch(/\| undefined$/);
     expect(refused(['scans', 'wiat'])).toMatch(
       /under cssctl scans "wiat" — did you mean "wait"\?.*\| cssctl help scans wait$/,
     );
@@ -203,7 +215,7 @@ describe('cssctl help …', () => {
     expect(res.stdout).toBe('');
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
     expect(res.stderr).toMatch(
-      /did you mean "exit-codes"\?.*topics: exit-codes, environment, formats, ignore-file/,
+      /did you mean "exit-codes"\?.*topics: exit-codes, environment, formats, ignore-file, ocsf, csv/,
     );
   });
 

@@ -651,11 +651,11 @@ describe('ignored findings in the reports and the gate', () => {
     expect(header).toBe('id,ignored,fingerprint');
     expect(first).toMatch(/^a,Known and accepted \(until never; .*ign\.yaml:3\),[0-9a-f]{64}$/);
     expect(second).toBe('b,,');
-    // Without --show-ignored no finding carries them: exit 2 once the first page shows it, nothing written.
+    // Without --show-ignored no finding carries them: empty cells, and a warning naming the column.
     const plain = verbWorld([json({ total: 2, findings: fs })], { output: 'csv' });
-    expect(await plain.run(list, { ignoreFile: p, columns: 'id,ignored' })).toBe(2);
-    expect(plain.stderr.text).toContain('unknown column "ignored"');
-    expect(plain.stdout.text).toBe('');
+    expect(await plain.run(list, { ignoreFile: p, columns: 'id,ignored' })).toBe(0);
+    expect(plain.stderr.text).toContain('--columns ignored: no item carried this field');
+    expect(plain.stdout.text).toBe('id,ignored\nb,\n');
   });
 
   it('with an ignore file, --all keeps its pages: --columns all reads the fields of the first page only', async () => {

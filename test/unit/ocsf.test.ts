@@ -21,6 +21,10 @@ import { REPORT_FORMATS } from '../../src/report/registry.js';
 import { keepsIgnored } from '../../src/report/ignore/index.js';
 import { VERSION } from '../../src/version.js';
 import { expectValidOcsf, OCSF_FIXTURES, ocsfSchema } from '../helpers/ocsf.js';
+import { PassThrough } from 'node:stream';
+import type { ReportAbout } from '../../src/core/format.js';
+import { IO } from '../../src/core/io.js';
+import { Collect } from '../helpers/streams.js';
 import { finding, NASTY, runReport } from '../helpers/report.js';
 
 const meta = ocsfMetadata({ workspace: 'acme', service: 'https://css.example.com' });
@@ -205,10 +209,11 @@ describe('a finding as a Detection Finding', () => {
       message: sample.title,
       is_alert: true,
     });
+    // The fingerprint: the same finding across scans (the service's id changes with every scan).
     expect(e.finding_info).toEqual({
-      uid: 'fnd_1',
+      uid: fingerprintOf(sample),
       title: sample.title,
-      uid_alt: fingerprintOf(sample),
+      uid_alt: 'fnd_1',
       created_time: Date.parse('2025-06-02T08:11:00.000Z'),
       analytic: { uid: 's3-bucket-allows-public-read-access', name: sample.title, type_id: 1, type: 'Rule' },
     });
@@ -236,6 +241,14 @@ describe('a finding as a Detection Finding', () => {
     ['info', 1, 'Informational'],
     ['moderate', 99, 'moderate'],
     ['', 0, 'Unknown'],
+    // Trimmed, any case, and OCSF's own words.
+    [' high ', 4, 'High'],
+    ['\tCritical\n', 5, 'Critical'],
+    ['informational', 1, 'Informational'],
+    ['INFORMATIONAL ', 1, 'Informational'],
+    ['fatal', 6, 'Fatal'],
+    [' Fatal', 6, 'Fatal'],
+    [' moderate ', 99, 'moderate'],
   ])('severity %j is severity_id %i', (severity, id, caption) => {
     const f = finding({ id: 'x', severity });
     expect(severityOf(f)).toEqual({ severity_id: id, severity: caption });
@@ -293,6 +306,67 @@ describe('a finding as a Detection Finding', () => {
       expectValidOcsf(line(e));
     }
   });
+
+  it.each<[string, unknown, number]>([
+    ['UTC text', '2025-06-02T08:00:00Z', Date.UTC(2025, 5, 2, 8)],
+    ['text without an offset (UTC, whatever the zone)', '2025-06-02T08:00:00', Date.UTC(2025, 5, 2, 8)],
+    ['a space and no seconds', '2025-06-02 08:00', Date.UTC(2025, 5, 2, 8)],
+    ['a date alone', '2025-06-02', Date.UTC(2025, 5, 2)],
+    ['an offset', '2025-06-02T10:00:00+02:00', Date.UTC(2025, 5, 2, 8)],
+    ['an offset without a colon', '2025-06-02T03:30:00.250-0430', Date.UTC(2025, 5, 2, 8, 0, 0, 250)],
+    ['29 February of a leap year', '2024-02-29T00:00:00Z', Date.UTC(2024, 1, 29)],
+    ['epoch seconds', 1748851200, Date.UTC(2025, 5, 2, 8)],
+    ['epoch seconds with a fraction', 1748851200.5, Date.UTC(2025, 5, 2, 8, 0, 0, 500)],
+    ['epoch milliseconds', 1748851200123, Date.UTC(2025, 5, 2, 8, 0, 0, 123)],
+    ['a year before 100', '0050-01-01T00:00:00Z', -60589296000000],
+  ])('reads %s as a time: %j', (_, created_at, ms) => {
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
+        process.env.TZ = tz;
+        const e = event(finding({ id: 'x', created_at: created_at as string })) as Tree;
+        expect(e.time).toBe(ms);
+        expect(e.finding_info.created_time).toBe(ms);
+        expect(e.metadata.original_time).toBe(String(created_at));
+        expect(e.unmapped?.created_at).toBeUndefined();
+        expectValidOcsf(line(e));
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
+  it.each<[string, unknown]>([
+    ['30 February', '2025-02-30T00:00:00Z'],
+    ['29 February of a year that is not leap', '2025-02-29'],
+    ['31 April', '2025-04-31T12:00:00Z'],
+    ['month 13', '2025-13-01T00:00:00Z'],
+    ['hour 25', '2025-06-02T25:00:00Z'],
+    ['minute 60', '2025-06-02T08:60:00Z'],
+    ['an offset of 25 hours', '2025-06-02T08:00:00+25:00'],
+    ['words', 'last Tuesday'],
+    ['infinity', Infinity],
+    ['a number past what a date holds', 1e300],
+    ['true', true],
+    ['an object', { at: '2025-06-02' }],
+  ])(
+    'never rolls over or loses %s: kept in unmapped, the time the export’s, one warning',
+    async (_, created_at) => {
+      const f = finding({ id: 'x', created_at: created_at as string });
+      const e = event(f) as Tree;
+      expect(e.time).toBe(NOW);
+      expect(e.finding_info.created_time).toBeUndefined();
+      expect(e.metadata.original_time).toBeUndefined();
+      expect(e.unmapped.created_at).toStrictEqual(created_at);
+      expectValidOcsf(line(e));
+      const { out, err } = await runReport((ctx) => ocsf(ctx, { now: () => NOW }), [f, finding({ id: 'y' })]);
+      expect(expectValidOcsf(out)).toHaveLength(2);
+      expect(err).toBe(
+        "warning: ocsf: 1 finding has a created_at that is not a time cssctl can read: kept in unmapped.created_at, the event's time is the export's\n",
+      );
+    },
+  );
 
   it('carries text from the service as JSON escapes it, and stays valid', () => {
     const f = finding({ id: NASTY, title: NASTY, resource: NASTY, connection_alias: NASTY, severity: NASTY });
@@ -398,8 +472,126 @@ describe('the ocsf format', () => {
     const items = [sample, null, finding({ id: 'fnd_2', severity: 'critical' }), 7] as unknown as Finding[];
     const { out, err } = await runReport((ctx) => ocsf(ctx, { now: () => NOW }), items);
     const events = expectValidOcsf(out);
-    expect(events.map((e) => (e.finding_info as Record<string, unknown>).uid)).toEqual(['fnd_1', 'fnd_2']);
+    expect(events.map((e) => (e.finding_info as Record<string, unknown>).uid_alt)).toEqual([
+      'fnd_1',
+      'fnd_2',
+    ]);
     expect(out.split('\n').filter(Boolean)).toHaveLength(2);
     expect(err).toMatch(/ocsf: left out 2 items that are not a finding/);
+  });
+});
+
+/** The ocsf formatter over pages (as a listing writes them), with what the command knows (`about`). */
+async function pages(
+  batches: Finding[][],
+  about: ReportAbout = {},
+): Promise<{ events: Tree[]; err: string }> {
+  const stderr = new Collect();
+  const io = new IO({ stdin: new PassThrough(), stdout: new Collect(), stderr }, { env: {} });
+  const chunks: string[] = [];
+  const fmt = ocsf(
+    { io, write: (s) => chunks.push(s), columns: [], noun: 'findings', about },
+    { now: () => NOW },
+  );
+  let count = 0;
+  for (const batch of batches) {
+    await fmt.items!(batch);
+    count += batch.length;
+  }
+  await fmt.end({ complete: true, count });
+  return { events: expectValidOcsf(chunks.join('')) as Tree[], err: stderr.text };
+}
+
+const uidOf = (e: Tree) => e.finding_info.uid as string;
+
+describe('finding_info.uid: one finding followed across scans', () => {
+  it('a diff: Create, Update and Close carry the fingerprint the earlier export gave, never the service id', async () => {
+    const a = finding({ id: 'fnd_base_a', title: 'A', created_at: '2025-06-01T00:00:00Z' });
+    const b = finding({ id: 'fnd_base_b', title: 'B', created_at: '2025-06-01T00:00:00Z' });
+    const base = await pages([[a, b]]);
+    // The next scan: new ids; a is fixed, b is seen again (re-rated), c is new.
+    const b2 = { ...b, id: 'fnd_head_b', severity: 'critical' };
+    const c = finding({ id: 'fnd_head_c', title: 'C' });
+    const diff = await pages(
+      [
+        [annotate(c, { state: 'new', fingerprint: fingerprintOf(c) })],
+        [annotate(b2, { state: 'updated', fingerprint: fingerprintOf(b2), previous_severity: 'high' })],
+        [annotate(a, { state: 'fixed', fingerprint: fingerprintOf(a) })],
+      ],
+      { fixSeen: '2025-06-09T12:00:00Z' },
+    );
+    expect(diff.events.map((e) => [e.activity_name, uidOf(e), e.finding_info.uid_alt])).toStrictEqual([
+      ['Create', fingerprintOf(c), 'fnd_head_c'],
+      ['Update', uidOf(base.events[1]), 'fnd_head_b'],
+      ['Close', uidOf(base.events[0]), 'fnd_base_a'],
+    ]);
+  });
+
+  it('a fingerprint twice in one set: the later one by service id gets #2, the next #3, across pages', async () => {
+    const twin = (id: string) => finding({ id, resource: 'arn:aws:s3:::same' });
+    const fp = fingerprintOf(twin('x'));
+    // Listed out of id order within the page: numbered by id all the same.
+    const { events } = await pages([
+      [twin('fnd_9'), finding({ id: 'other' }), twin('fnd_10'), twin('fnd_1')],
+      [twin('fnd_0')],
+    ]);
+    expect(events.map((e) => [e.finding_info.uid_alt, uidOf(e)])).toStrictEqual([
+      // Ids compared as text (fnd_10 before fnd_9); ids that are numbers by their value.
+      ['fnd_9', `${fp}#3`],
+      ['other', fingerprintOf(finding({ id: 'other' }))],
+      ['fnd_10', `${fp}#2`],
+      ['fnd_1', fp],
+      ['fnd_0', `${fp}#4`],
+    ]);
+  });
+
+  it('ids that are numbers are ordered by value', async () => {
+    const twin = (id: string) => finding({ id, resource: 'arn:aws:s3:::same' });
+    const fp = fingerprintOf(twin('x'));
+    const { events } = await pages([[twin('10'), twin('9')]]);
+    expect(events.map(uidOf)).toStrictEqual([`${fp}#2`, fp]);
+  });
+
+  it('two findings without an id, with the same title and resource, get two uids', async () => {
+    const f = { severity: 'high', title: 'Open port', resource: 'sg-1' } as Finding;
+    const { events } = await pages([[f, { ...f }], [{ ...f }]]);
+    const uids = events.map(uidOf);
+    expect(new Set(uids).size).toBe(3);
+    expect(uids).toStrictEqual([fingerprintOf(f), `${fingerprintOf(f)}#2`, `${fingerprintOf(f)}#3`]);
+    expect(events.every((e) => e.finding_info.uid_alt === undefined)).toBe(true);
+    // One at a time (a comparison's events) the same.
+    const one = await pages([[f], [{ ...f }]]);
+    expect(one.events.map(uidOf)).toStrictEqual(uids.slice(0, 2));
+  });
+});
+
+describe('a Close event’s time', () => {
+  const base = finding({ id: 'fnd_old', created_at: '2025-05-01T00:00:00Z' });
+  const fixed = annotate(base, { state: 'fixed', fingerprint: fingerprintOf(base) });
+
+  it('is when the fix was seen (the head scan’s time), with the base’s time as first_seen_time', async () => {
+    const { events } = await pages([[fixed]], { fixSeen: '2025-06-09T12:00:00Z' });
+    expect(events[0].time).toBe(Date.UTC(2025, 5, 9, 12));
+    expect(events[0].finding_info.first_seen_time).toBe(Date.UTC(2025, 4, 1));
+    expect(events[0].finding_info.created_time).toBe(Date.UTC(2025, 4, 1));
+  });
+
+  it('is the export’s time when the head has none (a file) or one that cannot be read', async () => {
+    for (const fixSeen of [undefined, 'soon', '2025-02-30T00:00:00Z']) {
+      const { events } = await pages([[fixed]], { fixSeen });
+      expect(events[0].time).toBe(NOW);
+      expect(events[0].finding_info.first_seen_time).toBe(Date.UTC(2025, 4, 1));
+    }
+  });
+
+  it('leaves the other events at their finding’s time, with no first_seen_time', async () => {
+    const { events } = await pages(
+      [[annotate(base, { state: 'unchanged', fingerprint: fingerprintOf(base) })]],
+      {
+        fixSeen: '2025-06-09T12:00:00Z',
+      },
+    );
+    expect(events[0].time).toBe(Date.UTC(2025, 4, 1));
+    expect(events[0].finding_info.first_seen_time).toBeUndefined();
   });
 });

@@ -121,6 +121,20 @@ describe('scans create', () => {
     expect(w.stderr.text).toMatch(/rate limit/i);
   });
 
+  it.each(['sarif', 'junit', 'github'])(
+    '--wait, -o %s, on a connection whose scan fails: nothing on stdout, exit 9',
+    async (output) => {
+      const w = verbWorld([json(scan(), 201), json(scan({ status: 'failed', error: 'no access' }))], {
+        output,
+        argv: ['scans', 'create', '--connection', 'prod', '--wait', '-o', output],
+      });
+      expect(await w.run(create, { connection: 'prod', wait: true })).toBe(9);
+      expect(w.stdout.text).toBe('');
+      expect(w.requests()).toStrictEqual(['POST /scans', 'GET /scans/scn_1']);
+      expect(w.stderr.text.trimEnd().split('\n').at(-1)).toBe('error: scan scn_1 failed: no access');
+    },
+  );
+
   it('--wait: polls the new scan until it is final, prints its summary; --fail-on met is exit 10 naming the counts', async () => {
     const w = verbWorld([json(scan(), 201), json(scan({ status: 'running' })), json(completed())], {
       argv: ['scans', 'create', '--connection', 'prod', '--wait', '--fail-on', 'critical'],
@@ -279,6 +293,29 @@ describe('scans wait', () => {
     expect(await w.run(wait, {}, ['scn_1'])).toBe(9);
     expect(w.stdout.text).toMatch(/^ERROR +credentials expired$/m);
     expect(w.stderr.text).toBe('error: scan scn_1 failed: credentials expired\n');
+  });
+
+  // cli-contract.md §12: an empty SARIF with executionSuccessful true, uploaded by a later step, would close every
+  // open alert; JUnit would pass; annotations would look like a result.
+  it.each(['sarif', 'junit', 'github'])(
+    'a scan that failed, -o %s: nothing on stdout, no findings read, exit 9 with why',
+    async (output) => {
+      const failed = scan({ status: 'failed', error: 'credentials expired', total_findings: 1 });
+      const w = verbWorld([json(failed)], { output });
+      expect(await w.run(wait, { failOn: 'high' }, ['scn_1'])).toBe(9);
+      expect(w.stdout.text).toBe('');
+      expect(w.requests()).toStrictEqual(['GET /scans/scn_1']);
+      expect(w.stderr.text).toBe('error: scan scn_1 failed: credentials expired\n');
+    },
+  );
+
+  it('a scan that failed, -o sarif --output-file: the file is not written (nor an old one replaced)', async () => {
+    const out = join(dir, 'failed.sarif');
+    writeFileSync(out, 'earlier');
+    const w = verbWorld([json(scan({ status: 'failed' }))], { output: 'sarif' });
+    expect(await w.run(wait, { outputFile: out }, ['scn_1'])).toBe(9);
+    expect(readFileSync(out, 'utf8')).toBe('earlier');
+    expect(w.stdout.text).toBe('');
   });
 
   it('--fail-on high counts high with GET /findings?…&limit=1, reading total', async () => {

@@ -74,6 +74,7 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
     about: {
       ...(await workspaceAbout(ctx)),
       subject: `diff of ${base.label ?? 'nothing'} → ${headScan ? `scan ${headScan.scan_id}` : describeRef(headRef)}`,
+      fixSeen: headScan && (headScan.completed_at ?? headScan.created_at),
     },
   });
   return {

@@ -119,6 +119,9 @@ export function waitCommand(argv: readonly string[], scanId: string): string {
   return ['cssctl', 'scans', 'wait', scanId, ...out].map(shellQuote).join(' ');
 }
 
+/** How long the first look at a scan may take, however short --wait-timeout is. */
+export const FIRST_LOOK_MS = 1000;
+
 /**
  * Polls GET /scans/{id} until the status is final, backing off; a spinner with the status and elapsed time
  * on a terminal. Returns the final scan, or `final: false` when --wait-timeout passed first. The timeout is a
@@ -160,7 +163,13 @@ export async function pollScan(
         if (left() <= 0) return end(false);
       }
       try {
-        scan = checked(await getScan(client, id, deadline));
+        // The first look is given at least FIRST_LOOK_MS whatever the deadline: a scan that is final already
+        // returns its result (`--wait-timeout 1e-9` on a completed scan is its report, not exit 9).
+        const by =
+          scan === undefined && deadline !== undefined
+            ? Math.max(deadline, started + FIRST_LOOK_MS)
+            : deadline;
+        scan = checked(await getScan(client, id, by));
       } catch (err) {
         if (err instanceof DeadlineError) return end(false, err.message);
         throw err;

@@ -6,12 +6,15 @@
 // items, so the check has two halves:
 // - before any request (parseColumns, exit 2): the format takes columns, no name is empty or a malformed path,
 //   `all` stands alone;
-// - once the first page is read and before anything is written (resolveColumns, exit 2): every name is a
-//   column or a field of at least one item of that page, else the error names the closest known name
-//   ("did you mean title?"). An empty first page has no fields to check against: its names are taken as given.
+// - once the first page is read and before anything is written (resolveColumns, exit 2): a name that is no
+//   column and no field of that page's items, but within two edits of one, is a typo ("did you mean title?");
+//   any other name is kept, since a field may appear only on later pages: its cells are empty where an item
+//   lacks it, and a warning at the end names a column no item carried (Unseen). An empty first page has no
+//   fields to check against: its names are taken as given.
 import { UsageError } from '../errors.js';
 import type { Column } from '../format.js';
-import { closest } from '../suggest.js';
+import type { IO } from '../io.js';
+import { editDistance } from '../suggest.js';
 import { terminalText } from '../terminal-text.js';
 
 /** The name `--columns` knows a column by: its own, else its header in lower case (spaces as '_'). */
@@ -84,17 +87,30 @@ export function resolveWithoutData<T>(
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The value at a field or dotted path: the item's own key of that exact name first, else the path. */
+/**
+ * The value at a field or dotted path: the item's own key of that exact name first, else the path — at each
+ * level the longest key that holds dots itself first (`details.x.y` reads `{"details.x": {"y": 1}}`), so every
+ * path the items show can be read as it is written.
+ */
 export function valueAt(item: unknown, path: string): unknown {
   if (!isRecord(item)) return undefined;
   if (Object.hasOwn(item, path)) return item[path];
-  let v: unknown = item;
-  for (const part of path.split('.')) {
-    if (Array.isArray(v) && /^\d+$/.test(part)) v = v[Number(part)];
-    else if (isRecord(v) && Object.hasOwn(v, part)) v = v[part];
-    else return undefined;
+  return stepInto(item, path.split('.'));
+}
+
+function stepInto(v: unknown, parts: readonly string[]): unknown {
+  if (parts.length === 0) return v;
+  if (Array.isArray(v))
+    return /^\d+$/.test(parts[0]!) ? stepInto(v[Number(parts[0])], parts.slice(1)) : undefined;
+  if (!isRecord(v)) return undefined;
+  for (let n = parts.length; n >= 1; n--) {
+    const key = n === 1 ? parts[0]! : parts.slice(0, n).join('.');
+    if (Object.hasOwn(v, key)) {
+      const got = stepInto(v[key], parts.slice(n));
+      if (got !== undefined || n === 1) return got;
+    }
   }
-  return v;
+  return undefined;
 }
 
 /** A column that shows a field (or a dotted path) of the items as it is: objects and arrays as JSON text. */
@@ -140,6 +156,8 @@ function topFields(sample: readonly unknown[]): string[] {
  * JSON text).
  */
 function allColumns<T>(columns: readonly Column<T>[], sample: readonly T[]): Column<T>[] {
+  // Nothing to read the fields from: the default columns' header, never an empty line.
+  if (sample.length === 0) return [...columns];
   const fields = new Set(topFields(sample));
   const first = columns
     .map((c) => c.field)
@@ -155,8 +173,9 @@ function allColumns<T>(columns: readonly Column<T>[], sample: readonly T[]): Col
 
 /**
  * The columns `--columns` names, once the first page (`sample`) is read: the command's own columns, fields and
- * dotted paths that at least one item of the sample carries, or every field (`all`). A name that is none of
- * these is exit 2 naming the closest known name. An empty sample takes every name as a field.
+ * dotted paths, or every field (`all`). A name that no item of the sample carries is a typo — exit 2 naming the
+ * closest — when it is within two edits of a column or of a field or path the sample carries; otherwise it is
+ * kept as a field (Unseen says at the end if no item carried it). An empty sample takes every name as a field.
  */
 export function resolveColumns<T>(
   columns: Column<T>[],
@@ -172,23 +191,92 @@ export function resolveColumns<T>(
     if (own) return own;
     if (sample.length === 0 || sample.some((item) => valueAt(item, n) !== undefined))
       return fieldColumn<T>(n);
-    throw unknownColumn(n, columns, paths, noun);
+    const typo = typoOf(n, columns, paths);
+    if (typo !== undefined) throw unknownColumn(n, typo, columns, paths, noun);
+    return fieldColumn<T>(n);
   });
 }
 
-function unknownColumn<T>(name: string, columns: readonly Column<T>[], paths: Set<string>, noun: string) {
+/** How many edits away a name is a typo of a known one (cli-contract.md §14). */
+const TYPO_EDITS = 2;
+
+/**
+ * The known name (a column, or a field or path of the first page) this one is a typo of: the closest within two
+ * edits (compared in lower case), never the name itself — a path the page shows but that cannot be read as
+ * given (a key that holds a dot, `details.x.y` under `"details.x"`) is no suggestion.
+ */
+function typoOf<T>(name: string, columns: readonly Column<T>[], paths: Set<string>): string | undefined {
+  const candidates = [
+    ...columns.map(columnName),
+    ...columns.flatMap((c) => (c.field ? [c.field] : [])),
+    ...paths,
+  ];
+  const lower = name.toLowerCase();
+  let best: string | undefined;
+  let bestD = TYPO_EDITS + 1;
+  for (const c of candidates) {
+    if (c === name) continue;
+    const d = editDistance(lower, c.toLowerCase());
+    if (d < bestD) [best, bestD] = [c, d];
+  }
+  return best;
+}
+
+function unknownColumn<T>(
+  name: string,
+  best: string,
+  columns: readonly Column<T>[],
+  paths: Set<string>,
+  noun: string,
+) {
   const names = columns.map(columnName);
   const fields = [...paths].filter((p) => !p.includes('.')).sort();
-  const candidates = [...names, ...columns.flatMap((c) => (c.field ? [c.field] : [])), ...paths];
-  const best = closest(name, candidates);
   const shown = fields.length > 30 ? [...fields.slice(0, 30), '…'] : fields;
   const use =
-    `use a column (${names.join(', ')})` +
+    `Use a column (${names.join(', ')})` +
     (shown.length > 0 ? `, a field of the ${noun} (${shown.join(', ')})` : '') +
     ', a dotted path into one, or all';
-  return new UsageError(
-    best !== undefined
-      ? `unknown column "${name}", did you mean ${best}? ${use[0]!.toUpperCase()}${use.slice(1)}`
-      : `unknown column "${name}": ${use}`,
-  );
+  return new UsageError(`unknown column "${name}", did you mean ${best}? ${use}`);
+}
+
+/**
+ * The field columns `--columns` named that no item of the first page carried: watched over the rest of the
+ * items, and a warning at the end names those no item carried, so that an empty column is never a surprise.
+ */
+export class Unseen {
+  private readonly left: Set<string>;
+  private constructor(names: Iterable<string>) {
+    this.left = new Set(names);
+  }
+
+  /** Undefined when every named field was on the first page (or --columns named none, or `all`). */
+  static of<T>(
+    columns: readonly Column<T>[],
+    choice: ColumnChoice | undefined,
+    sample: readonly T[],
+  ): Unseen | undefined {
+    if (!choice || choice.all || sample.length === 0) return undefined;
+    const names = columns.flatMap((c) =>
+      c.field !== undefined &&
+      choice.names.includes(c.field) &&
+      !sample.some((item) => valueAt(item, c.field!) !== undefined)
+        ? [c.field]
+        : [],
+    );
+    return names.length > 0 ? new Unseen(names) : undefined;
+  }
+
+  see(items: readonly unknown[]): void {
+    if (this.left.size === 0) return;
+    for (const item of items)
+      for (const n of this.left) if (valueAt(item, n) !== undefined) this.left.delete(n);
+  }
+
+  warn(io: IO): void {
+    if (this.left.size === 0) return;
+    const names = [...this.left].map((n) => terminalText(n));
+    io.warn(
+      `--columns ${names.join(', ')}: no item carried ${names.length === 1 ? 'this field' : 'these fields'}, ${names.length === 1 ? 'its cells are' : 'their cells are'} empty`,
+    );
+  }
 }

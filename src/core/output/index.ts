@@ -22,7 +22,7 @@ export {
   resolveWithoutData,
   type ColumnChoice,
 } from './columns.js';
-import { resolveColumns, resolveWithoutData, type ColumnChoice } from './columns.js';
+import { Unseen, resolveColumns, resolveWithoutData, type ColumnChoice } from './columns.js';
 export { JsonArrayWriter } from './json.js';
 
 export function standardFormats<T>(): Formats<T> {
@@ -114,17 +114,21 @@ export async function writeList<T>(
   let count = 0;
   // --columns all: fields that items after the first page carry and the first page did not (said at the end).
   let later: LaterFields | undefined;
+  // --columns fields the first page did not carry (said at the end when no item did).
+  let unseen: Unseen | undefined;
   try {
     if (columns === undefined) {
       const sampled = await firstPage(source);
       columns = resolveColumns(out.columns, out.choice, sampled.sample, out.noun);
       source = sampled.source;
       if (out.choice?.all) later = new LaterFields(columns, sampled.sample.length);
+      unseen = Unseen.of(columns, out.choice, sampled.sample);
     }
     if (source.pages) {
       for await (const batch of source.pages()) {
         if (batch.length === 0) continue;
         later?.see(batch);
+        unseen?.see(batch);
         const f = open();
         if (f.items) await f.items(batch);
         else for (const item of batch) await f.item(item);
@@ -136,6 +140,7 @@ export async function writeList<T>(
     } else {
       for await (const item of source) {
         later?.see([item]);
+        unseen?.see([item]);
         await open().item(item);
         count++;
         const full = io.outReady();
@@ -154,6 +159,7 @@ export async function writeList<T>(
   await formatter_.end({ complete: true, count });
   io.flushOut();
   later?.warn(io);
+  unseen?.warn(io);
   return count;
 }
 /**
