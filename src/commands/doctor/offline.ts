@@ -294,7 +294,7 @@ export function noProxyMatches(noProxy: string, hostname: string, port: number):
     if (!raw) continue;
     const v6 = raw.match(/^\[(.+)\]:(\d+)$/);
     let name: string;
-    let p = 0;
+    let p: number;
     if (v6) {
       name = v6[1]!;
       p = Number(v6[2]);

@@ -332,12 +332,11 @@ function clockCheck(a: { res: HttpResponse; mid: number }): Check {
   const at = date === undefined ? NaN : Date.parse(date);
   if (!Number.isFinite(at))
     return check('clock', 'warn', "the service's answer has no Date header: the clock could not be compared");
-  const skewMs = a.mid - at;
-  const s = Math.abs(skewMs) / 1000;
-  // The header counts whole seconds.
-  if (s <= CLOCK_WARN_S)
-    return check('clock', 'ok', `within ${Math.max(1, Math.ceil(s))} s of the service's clock`);
-  const side = `the local clock is ${formatWait(Math.abs(skewMs))} ${skewMs > 0 ? 'ahead of' : 'behind'} the service's`;
+  // The header counts whole seconds (the time cut down to one): the service's clock read it half a second on.
+  const skewS = Math.round((a.mid - (at + 500)) / 1000);
+  const s = Math.abs(skewS);
+  if (s <= CLOCK_WARN_S) return check('clock', 'ok', `within ${Math.max(1, s)} s of the service's clock`);
+  const side = `the local clock is ${formatWait(s * 1000)} ${skewS > 0 ? 'ahead of' : 'behind'} the service's`;
   const sync = 'set the clock right: turn on time sync (NTP), e.g. timedatectl set-ntp true';
   return s > CLOCK_FAIL_S
     ? check('clock', 'fail', `${side}: tokens would look expired (or not yet valid)`, sync)
