@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_SHELL, World, hasCommand, keytarMissing, type CliResult } from './harness.js';
@@ -291,6 +291,39 @@ describe.runIf(hasCommand('openssl'))('doctor over TLS', () => {
     });
     expect(res.code).toBe(1);
     expect(line(res, 'tls')).toContain(`NODE_EXTRA_CA_CERTS=${join(w.dir, 'missing.pem')} names no file`);
+  });
+});
+
+describe('doctor with a keychain that never answers (D-Bus accepts, says nothing)', () => {
+  it('ends within the keychain bound: credentials warn and the file store is used; exit 0', async (ctx) => {
+    ctx.skip(Boolean(keytarMissing()), keytarMissing());
+    const w = await World.start();
+    const sockets: Socket[] = [];
+    const bus = createNetServer((s) => {
+      sockets.push(s);
+      s.on('data', () => undefined);
+      s.on('error', () => undefined);
+    });
+    const path = join(w.dir, 'hung-bus');
+    await new Promise<void>((r) => bus.listen(path, r));
+    try {
+      await w.login('acme', 'owner', [], { env: FILE_STORE });
+      const res = await w.run(['doctor'], {
+        env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` },
+        timeoutMs: 20_000,
+      });
+      expect(res.code, res.stdout + res.stderr).toBe(0);
+      expect(line(res, 'credentials')).toMatch(
+        /^warn +credentials +the OS keychain did not answer within 3 s, so the file store is used \(CSSCTL_CREDENTIAL_STORE=auto\)/,
+      );
+      expect(line(res, 'session')).toMatch(/^ok .*\(profile "default", file\)/);
+      // One bound (3 s) for the keychain, not one per question; the rest is the run itself.
+      expect(res.ms).toBeLessThan(12_000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      bus.close();
+      await w.close();
+    }
   });
 });
 

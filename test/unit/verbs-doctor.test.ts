@@ -10,6 +10,7 @@ import { noProxyMatches, proxyCheck, redactProxy } from '../../src/commands/doct
 import { ProbeError, type Probes } from '../../src/commands/doctor/probes.js';
 import { KeychainStore } from '../../src/core/credentials.js';
 import { KeychainLockedError } from '../../src/core/keychain.js';
+import { InterruptedError } from '../../src/core/errors.js';
 import type { Reply } from '../helpers/fake-send.js';
 import { json, verbWorld, type VerbWorld } from '../helpers/verb.js';
 
@@ -194,6 +195,19 @@ describe('doctor: the service down, unreachable or not trusted', () => {
     );
     expect(w.sent).toHaveLength(0);
     expect(w.stderr.text).toBe('error: 1 check failed: tcp\n');
+  });
+
+  it('Ctrl-C during a probe: the run stops there with exit 130; the lines before it are written', async () => {
+    const w = await loggedIn(() => []);
+    const p = probes({
+      connect: async () => {
+        w.ctx.abort();
+        throw new InterruptedError();
+      },
+    });
+    expect(await w.run(doctorWith(p), {})).toBe(130);
+    expect(statuses(w).at(-1)).toStrictEqual(['ok', 'dns']);
+    expect(w.sent).toHaveLength(0);
   });
 
   it('a name that does not resolve: dns fails and the run stops there', async () => {

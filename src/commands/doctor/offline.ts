@@ -4,7 +4,7 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { release } from 'node:os';
 import type { Context } from '../../core/context.js';
 import type { LoadedTokens } from '../../core/credentials.js';
-import { CliError } from '../../core/errors.js';
+import { CliError, InterruptedError } from '../../core/errors.js';
 import type { Session } from '../../core/http/session.js';
 import { KeychainLockedError } from '../../core/keychain.js';
 import type { Settings } from '../../core/settings.js';
@@ -57,6 +57,7 @@ export function profileCheck(ctx: Context): { check: Check; settings?: Settings 
     from = FROM[active.source];
     settings = ctx.settingsSync();
   } catch (err) {
+    if (err instanceof InterruptedError) throw err;
     return { check: check('profile', 'fail', message(err), hintOf(err)) };
   }
   const problems = (['base_url', 'workspace', 'output', 'email'] as const)
@@ -144,6 +145,7 @@ export async function credentialsCheck(ctx: Context): Promise<Check> {
   try {
     credentials = ctx.credentials();
   } catch (err) {
+    if (err instanceof InterruptedError) throw err;
     return check('credentials', 'fail', message(err), hintOf(err));
   }
   const file = credentials.file;
@@ -165,6 +167,7 @@ export async function credentialsCheck(ctx: Context): Promise<Check> {
   try {
     keychain = await credentials.keychain(true);
   } catch (err) {
+    if (err instanceof InterruptedError) throw err;
     return check('credentials', 'fail', message(err), hintOf(err));
   }
   if (!keychain) {
@@ -190,6 +193,7 @@ export async function credentialsCheck(ctx: Context): Promise<Check> {
     // The profile's own item: a locked collection answers the probe but not this.
     await keychain.get(ctx.profileName);
   } catch (err) {
+    if (err instanceof InterruptedError) throw err;
     if (err instanceof KeychainLockedError)
       return check('credentials', 'fail', `${err.message} (${mode})`, err.hint ?? null);
     return check('credentials', 'fail', message(err), hintOf(err, 'try again when the keychain answers'));
@@ -210,6 +214,7 @@ export async function sessionCheck(ctx: Context): Promise<{ check: Check } & Ses
     session = await ctx.session();
     current = await session.current();
   } catch (err) {
+    if (err instanceof InterruptedError) throw err;
     return { check: check('session', 'fail', message(err), hintOf(err)) };
   }
   const name = ctx.profileName;

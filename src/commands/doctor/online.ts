@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { probeApi } from '../../api/probe.js';
 import type { Context } from '../../core/context.js';
 import { formatWait } from '../../core/durations.js';
-import { ApiError, AuthError, CliError, NetworkError } from '../../core/errors.js';
+import { ApiError, AuthError, CliError, InterruptedError, NetworkError } from '../../core/errors.js';
 import type { HttpResponse } from '../../core/http/types.js';
 import type { Settings } from '../../core/settings.js';
 import { isLoopbackHost } from '../../core/url.js';
@@ -100,7 +100,7 @@ export async function* onlineChecks(
   // DNS
   let started = clock.now();
   try {
-    const addresses = await probes.resolve(target.host, timeout);
+    const addresses = await probes.resolve(target.host, timeout, ctx.signal);
     const bare = target.host.replace(/^\[(.*)\]$/, '$1');
     yield addresses.length === 1 && addresses[0] === bare
       ? check('dns', 'ok', `${bare} is an address: nothing to resolve`)
@@ -110,6 +110,7 @@ export async function* onlineChecks(
           `${what} resolves to ${addresses.slice(0, 3).join(', ')}${addresses.length > 3 ? ` and ${addresses.length - 3} more` : ''} (${elapsed(clock.now() - started)})`,
         );
   } catch (err) {
+    if (err instanceof InterruptedError) throw err;
     yield check(
       'dns',
       'fail',
@@ -124,9 +125,10 @@ export async function* onlineChecks(
   // TCP
   started = clock.now();
   try {
-    await probes.connect(target.host, target.port, timeout);
+    await probes.connect(target.host, target.port, timeout, ctx.signal);
     yield check('tcp', 'ok', `connected to ${what}:${target.port} (${elapsed(clock.now() - started)})`);
   } catch (err) {
+    if (err instanceof InterruptedError) throw err;
     const code = err instanceof ProbeError ? err.code : '';
     yield code === 'ECONNREFUSED'
       ? check(
@@ -152,7 +154,7 @@ export async function* onlineChecks(
       : check('tls', 'fail', `plain HTTP to ${url.hostname}`, 'use an https:// base_url');
   } else if (!o.via) {
     try {
-      const tls = await probes.tls(url.hostname, port, timeout);
+      const tls = await probes.tls(url.hostname, port, timeout, ctx.signal);
       const left = tls.validTo - clock.now();
       const until = Number.isFinite(tls.validTo)
         ? new Date(tls.validTo).toISOString().slice(0, 10)
@@ -167,6 +169,7 @@ export async function* onlineChecks(
           )
         : check('tls', 'ok', detail);
     } catch (err) {
+      if (err instanceof InterruptedError) throw err;
       yield tlsFailure(ctx.env, where, err instanceof ProbeError ? err : new ProbeError(message(err), ''));
       return;
     }
@@ -193,6 +196,7 @@ export async function* onlineChecks(
           `a refresh works: the new access token expires ${describeExpiry(tokens.expires_at, clock.now())}`,
         );
       } catch (err) {
+        if (err instanceof InterruptedError) throw err;
         yield err instanceof AuthError
           ? check(
               'refresh',
@@ -210,7 +214,8 @@ export async function* onlineChecks(
   if (session && current) {
     try {
       token = await session.accessToken();
-    } catch {
+    } catch (err) {
+      if (err instanceof InterruptedError) throw err;
       token = undefined; // said by the session or refresh check; the API is still asked, without a token
     }
   }
@@ -252,6 +257,7 @@ async function ask(
     const t1 = ctx.clock.now();
     return { res, ms: t1 - t0, mid: (t0 + t1) / 2, authed: token !== undefined };
   } catch (err) {
+    if (err instanceof InterruptedError) throw err;
     return { error: err };
   }
 }

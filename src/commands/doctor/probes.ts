@@ -4,6 +4,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { InterruptedError } from '../../core/errors.js';
 
 export interface TlsFacts {
   /** TLSv1.3, TLSv1.2… */
@@ -24,24 +25,54 @@ export class ProbeError extends Error {
   }
 }
 
+/** Each probe ends within `timeoutMs`, and at once (InterruptedError) when `signal` is aborted (Ctrl-C). */
 export interface Probes {
   /** The addresses a name resolves to. */
-  resolve(host: string, timeoutMs: number): Promise<string[]>;
+  resolve(host: string, timeoutMs: number, signal?: AbortSignal): Promise<string[]>;
   /** Opens and closes a TCP connection. */
-  connect(host: string, port: number, timeoutMs: number): Promise<void>;
+  connect(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<void>;
   /** Makes a TLS handshake (verifying the chain and the name) and closes the connection. */
-  tls(host: string, port: number, timeoutMs: number): Promise<TlsFacts>;
+  tls(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<TlsFacts>;
 }
 
-function bounded<T>(what: string, ms: number, run: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new ProbeError(`${what} timed out after ${ms / 1000} s`, 'ETIMEDOUT')),
-      ms,
+/**
+ * Runs `start` until it settles, `ms` pass (a ProbeError) or `signal` is aborted (InterruptedError); `start`
+ * returns what closes its socket, called whichever comes first.
+ */
+function bounded<T>(
+  timeout: string,
+  ms: number,
+  signal: AbortSignal | undefined,
+  start: (resolve: (value: T) => void, reject: (err: unknown) => void) => () => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    let close = () => {};
+    const end = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      close();
+    };
+    const onAbort = () => {
+      end();
+      reject(new InterruptedError());
+    };
+    const timer = setTimeout(() => {
+      end();
+      reject(new ProbeError(timeout, 'ETIMEDOUT'));
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    close = start(
+      (value) => {
+        end();
+        resolve(value);
+      },
+      (err) => {
+        end();
+        reject(probeError(err));
+      },
     );
   });
-  return Promise.race([run(), timeout]).finally(() => clearTimeout(timer));
 }
 
 function probeError(err: unknown): ProbeError {
@@ -50,72 +81,59 @@ function probeError(err: unknown): ProbeError {
   return new ProbeError(e.message ?? String(err), e.code ?? '');
 }
 
+const bare = (host: string) => host.replace(/^\[(.*)\]$/, '$1');
+
 /** The probes over the network. */
 export const networkProbes: Probes = {
-  resolve(host, timeoutMs) {
-    const name = host.replace(/^\[(.*)\]$/, '$1');
+  resolve(host, timeoutMs, signal) {
+    const name = bare(host);
     if (isIP(name)) return Promise.resolve([name]);
-    return bounded(`resolving ${name}`, timeoutMs, async () => {
-      try {
-        return (await lookup(name, { all: true })).map((a) => a.address);
-      } catch (err) {
-        throw probeError(err);
-      }
+    return bounded(
+      `resolving ${name} timed out after ${timeoutMs / 1000} s`,
+      timeoutMs,
+      signal,
+      (ok, fail) => {
+        lookup(name, { all: true }).then((a) => ok(a.map((x) => x.address)), fail);
+        return () => {};
+      },
+    );
+  },
+
+  connect(host, port, timeoutMs, signal) {
+    return bounded<void>(`no connection within ${timeoutMs / 1000} s`, timeoutMs, signal, (ok, fail) => {
+      const socket = netConnect({ host: bare(host), port });
+      socket.once('connect', () => ok());
+      socket.once('error', fail);
+      return () => socket.destroy();
     });
   },
 
-  connect(host, port, timeoutMs) {
-    const name = host.replace(/^\[(.*)\]$/, '$1');
-    return new Promise<void>((resolve, reject) => {
-      const socket = netConnect({ host: name, port });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new ProbeError(`no connection within ${timeoutMs / 1000} s`, 'ETIMEDOUT'));
-      }, timeoutMs);
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', (err) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(probeError(err));
-      });
-    });
-  },
-
-  tls(host, port, timeoutMs) {
-    const name = host.replace(/^\[(.*)\]$/, '$1');
-    return new Promise<TlsFacts>((resolve, reject) => {
-      const socket = tlsConnect({
-        host: name,
-        port,
-        // SNI takes a name, never an address.
-        ...(isIP(name) ? {} : { servername: name }),
-        ALPNProtocols: ['http/1.1'],
-      });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new ProbeError(`no TLS handshake within ${timeoutMs / 1000} s`, 'ETIMEDOUT'));
-      }, timeoutMs);
-      socket.once('secureConnect', () => {
-        clearTimeout(timer);
-        const cert = socket.getPeerCertificate();
-        const issuer = cert.issuer ? (cert.issuer.CN ?? cert.issuer.O ?? '') : '';
-        const facts: TlsFacts = {
-          protocol: socket.getProtocol() ?? 'TLS',
-          issuer: Array.isArray(issuer) ? issuer.join(', ') : issuer,
-          validTo: Date.parse(cert.valid_to),
-        };
-        socket.destroy();
-        resolve(facts);
-      });
-      socket.once('error', (err) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(probeError(err));
-      });
-    });
+  tls(host, port, timeoutMs, signal) {
+    const name = bare(host);
+    return bounded<TlsFacts>(
+      `no TLS handshake within ${timeoutMs / 1000} s`,
+      timeoutMs,
+      signal,
+      (ok, fail) => {
+        const socket = tlsConnect({
+          host: name,
+          port,
+          // SNI takes a name, never an address.
+          ...(isIP(name) ? {} : { servername: name }),
+          ALPNProtocols: ['http/1.1'],
+        });
+        socket.once('secureConnect', () => {
+          const cert = socket.getPeerCertificate();
+          const issuer = cert.issuer ? (cert.issuer.CN ?? cert.issuer.O ?? '') : '';
+          ok({
+            protocol: socket.getProtocol() ?? 'TLS',
+            issuer: Array.isArray(issuer) ? issuer.join(', ') : issuer,
+            validTo: Date.parse(cert.valid_to),
+          });
+        });
+        socket.once('error', fail);
+        return () => socket.destroy();
+      },
+    );
   },
 };
