@@ -305,7 +305,7 @@ __cssctl_values() {
     'cssctl version|--profile') dyn=profiles ;;
     'cssctl version|--output'|'cssctl version|-o') vals='table json ndjson csv' ;;
     'cssctl doctor|--profile') dyn=profiles ;;
-    'cssctl doctor|--output'|'cssctl doctor|-o') vals='table json ndjson csv' ;;
+    'cssctl doctor|--output'|'cssctl doctor|-o') vals='table json ndjson' ;;
     'cssctl completion|--profile') dyn=profiles ;;
     'cssctl completion|--output'|'cssctl completion|-o') vals='' ;;
     'cssctl completion#0') vals='bash zsh fish' ;;
