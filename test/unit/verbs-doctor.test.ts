@@ -322,6 +322,13 @@ describe('doctor: the clock against the Date header', () => {
     }
   });
 
+  it("X-RateLimit-Reset is read against the service's clock, not a local one that is off", async () => {
+    const w = await loggedIn((w) => [refreshed(), apiAnswer(w, { skewS: 400 })]);
+    expect(await w.run(doctorWith(probes()), {})).toBe(1);
+    // The reset is 42 s after the fake clock's now, which the service's clock (400 s ahead) passed long ago.
+    expect(line(w, 'rate-limit')).toBe('ok    rate-limit   117 of 120 requests left');
+  });
+
   it('no Date header: a warning, exit 0', async () => {
     const w = await loggedIn(() => [refreshed(), json({ connections: [] })]);
     expect(await w.run(doctorWith(probes()), {})).toBe(0);

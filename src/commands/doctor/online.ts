@@ -234,7 +234,13 @@ export async function* onlineChecks(
   }
   yield apiCheck(answer);
   yield clockCheck(answer);
-  yield rateLimitCheck(answer, clock.now());
+  // X-RateLimit-Reset is the service's time: read against its clock (its Date header), not a local one that may
+  // be off.
+  const serviceDate = Date.parse(answer.res.headers.date ?? '');
+  yield rateLimitCheck(
+    answer,
+    Number.isFinite(serviceDate) ? serviceDate + 500 + (clock.now() - answer.mid) : clock.now(),
+  );
 }
 
 /** Why a refresh was refused, in the service's words when it gave some. */
