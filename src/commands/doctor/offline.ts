@@ -43,7 +43,7 @@ const FROM = {
   flag: 'from --profile',
   env: 'from CSSCTL_PROFILE',
   config: 'default_profile in config.json',
-  default: 'no profile chosen: the built-in one',
+  default: 'the built-in profile',
 };
 
 /** The active profile: it exists, and its base URL and workspace are set and valid. */
@@ -232,7 +232,7 @@ export async function sessionCheck(ctx: Context): Promise<{ check: Check } & Ses
       check: check(
         'session',
         expired ? 'fail' : 'ok',
-        `CSSCTL_TOKEN is set and used as it is (never refreshed); it expires ${expiry === 'unknown' ? 'at a time it does not say' : expiry}`,
+        `CSSCTL_TOKEN is set and used as it is (never refreshed)${expiry === 'unknown' ? '; its expiry is unknown (it carries no exp)' : `; it expires ${expiry}`}`,
         expired ? 'set a fresh CSSCTL_TOKEN, or unset it and run cssctl login' : null,
       ),
       session,
