@@ -119,7 +119,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   doctor: [
     'cssctl doctor',
     'cssctl doctor --profile staging',
-    "cssctl doctor --json --jq '.checks[] | select(.status != \"ok\")'",
+    'cssctl doctor --json --jq \'.checks[] | select(.status != "ok")\'',
   ],
   'config list': ['cssctl config list', 'cssctl config list --profile staging'],
   'config get': ['cssctl config get workspace', 'cssctl config get base_url --profile staging'],
