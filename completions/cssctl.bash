@@ -2,7 +2,7 @@
 
 __cssctl_spec() {
   case "$1" in
-    'cssctl') subs='login logout auth connections scans findings compliance webhooks api config mcp version completion help' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl') subs='login logout auth connections scans findings compliance webhooks api config mcp version doctor completion help' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl login') subs='' flags='--email --password-stdin --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--email --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl logout') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl auth') subs='status token switch refresh' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -44,8 +44,9 @@ __cssctl_spec() {
     'cssctl mcp') subs='config' flags='--allow-write --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl mcp config') subs='' flags='--client --allow-write --help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--client --profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl version') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl doctor') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl completion') subs='' flags='--help -h --version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
-    'cssctl help') subs='login logout auth connections scans findings compliance webhooks api config mcp version completion exit-codes environment formats ignore-file ocsf csv' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help') subs='login logout auth connections scans findings compliance webhooks api config mcp version doctor completion exit-codes environment formats ignore-file ocsf csv' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help login') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help logout') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help auth') subs='status token switch refresh' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -87,6 +88,7 @@ __cssctl_spec() {
     'cssctl help mcp') subs='config' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help mcp config') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help version') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
+    'cssctl help doctor') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help completion') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help exit-codes') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
     'cssctl help environment') subs='' flags='--version --profile --base-url --workspace -w --output -o --json --no-color --quiet -q --verbose --timeout --max-wait --jq --arg --argjson --jq-exit-status --help -h' vflags='--profile --base-url --workspace -w --output -o --timeout --max-wait --jq --arg --argjson' ;;
@@ -113,6 +115,7 @@ __cssctl_canon() {
     'cssctl|config') canon='config' ;;
     'cssctl|mcp') canon='mcp' ;;
     'cssctl|version') canon='version' ;;
+    'cssctl|doctor') canon='doctor' ;;
     'cssctl|completion') canon='completion' ;;
     'cssctl|help') canon='help' ;;
     'cssctl auth|status') canon='status' ;;
@@ -156,6 +159,7 @@ __cssctl_canon() {
     'cssctl help|config') canon='config' ;;
     'cssctl help|mcp') canon='mcp' ;;
     'cssctl help|version') canon='version' ;;
+    'cssctl help|doctor') canon='doctor' ;;
     'cssctl help|completion') canon='completion' ;;
     'cssctl help|exit-codes') canon='exit-codes' ;;
     'cssctl help|environment') canon='environment' ;;
@@ -311,6 +315,8 @@ __cssctl_values() {
     'cssctl mcp config|--output'|'cssctl mcp config|-o') vals='json' ;;
     'cssctl version|--profile') dyn=profiles ;;
     'cssctl version|--output'|'cssctl version|-o') vals='table json ndjson csv' ;;
+    'cssctl doctor|--profile') dyn=profiles ;;
+    'cssctl doctor|--output'|'cssctl doctor|-o') vals='table json ndjson' ;;
     'cssctl completion|--profile') dyn=profiles ;;
     'cssctl completion|--output'|'cssctl completion|-o') vals='' ;;
     'cssctl completion#0') vals='bash zsh fish' ;;
@@ -398,6 +404,8 @@ __cssctl_values() {
     'cssctl help mcp config|--output'|'cssctl help mcp config|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help version|--profile') dyn=profiles ;;
     'cssctl help version|--output'|'cssctl help version|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
+    'cssctl help doctor|--profile') dyn=profiles ;;
+    'cssctl help doctor|--output'|'cssctl help doctor|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help completion|--profile') dyn=profiles ;;
     'cssctl help completion|--output'|'cssctl help completion|-o') vals='table json ndjson csv wide sarif junit github html ocsf' ;;
     'cssctl help exit-codes|--profile') dyn=profiles ;;

@@ -117,6 +117,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'cssctl mcp config --client cursor --allow-write',
   ],
   version: ['cssctl version', 'cssctl version --json'],
+  doctor: [
+    'cssctl doctor',
+    'cssctl doctor --profile staging',
+    'cssctl doctor --json --jq \'.checks[] | select(.status != "ok")\'',
+  ],
   'config list': ['cssctl config list', 'cssctl config list --profile staging'],
   'config get': ['cssctl config get workspace', 'cssctl config get base_url --profile staging'],
   'config set': ['cssctl config set workspace acme', 'cssctl config set output wide'],

@@ -9,6 +9,7 @@ import { registerScans } from './scans/index.js';
 import { registerWebhooks } from './webhooks/index.js';
 import { registerCompliance } from './compliance/index.js';
 import { registerVersion } from './version/index.js';
+import { registerDoctor } from './doctor/index.js';
 import { registerMcp } from './mcp/index.js';
 
 type Register = (program: Command, wire: Wire) => void;
@@ -25,6 +26,7 @@ const REGISTRARS: [words: string[], register: Register][] = [
   [['config'], registerConfig],
   [['mcp'], registerMcp],
   [['version'], registerVersion],
+  [['doctor'], registerDoctor],
 ];
 
 /**

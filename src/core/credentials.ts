@@ -248,6 +248,11 @@ export class Credentials {
   /** Why a keychain that exists could not be used (it did not answer), once known. */
   private unreachable?: string;
 
+  /** Why a keychain that exists did not answer (known once keychain() has settled), for `cssctl doctor`. */
+  get unreachableReason(): string | undefined {
+    return this.unreachable;
+  }
+
   private readonly connectKeychain: (env: NodeJS.ProcessEnv) => Promise<KeychainStore | undefined>;
 
   /** The keychain, connected once; never asked at all with CSSCTL_CREDENTIAL_STORE=file. */

@@ -56,6 +56,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): Partial<SandboxOptions> 
     ['webhookRetryMs', int(env, 'SANDBOX_WEBHOOK_RETRY_MS', 0)],
     ['complianceThreshold', int(env, 'SANDBOX_COMPLIANCE_THRESHOLD', 0, 100)],
     ['complianceEndpoint', onOff(env, 'SANDBOX_COMPLIANCE')],
+    ['clockSkewSeconds', int(env, 'SANDBOX_CLOCK_SKEW_S', -366 * 86400, 366 * 86400)],
   ];
   const faults = env.SANDBOX_FAULTS?.trim();
   if (faults) {
@@ -75,7 +76,8 @@ export const ENV_HELP = `Environment: HOST, PORT (8787), SANDBOX_TOKEN_TTL, SAND
 SANDBOX_LOGIN_RATE_LIMIT, SANDBOX_RATE_WINDOW, SANDBOX_MAX_PAGE_SIZE, SANDBOX_SCAN_STEP_MS, SANDBOX_FINDINGS,
 SANDBOX_REFRESH_OMIT (refresh_token,expires_in), SANDBOX_SEED, SANDBOX_FAULT_SEED, SANDBOX_FAULTS (${FAULT_SYNTAX}),
 SANDBOX_WEBHOOK_ATTEMPTS (5), SANDBOX_WEBHOOK_RETRY_MS (1000, doubling), SANDBOX_COMPLIANCE_THRESHOLD (70),
-SANDBOX_COMPLIANCE (on; off: GET /compliance is a 404)`;
+SANDBOX_COMPLIANCE (on; off: GET /compliance is a 404), SANDBOX_CLOCK_SKEW_S (0: seconds added to every answer's
+Date header, negative for behind)`;
 
 export function banner(url: string, credentials: readonly DemoCredential[], queuedFaults: number): string {
   const rows = [

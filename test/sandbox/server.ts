@@ -35,6 +35,7 @@ export function defaultOptions(): SandboxOptions {
     webhookRetryMs: 1000,
     complianceThreshold: 70,
     complianceEndpoint: true,
+    clockSkewSeconds: 0,
   };
 }
 
@@ -102,6 +103,8 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
       ...response.headers,
       'X-Request-Id': record.id,
       'Cache-Control': 'no-store',
+      // The service's clock as a client whose own is off sees it (SANDBOX_CLOCK_SKEW_S).
+      Date: new Date(Date.now() + state.clockSkewSeconds * 1000).toUTCString(),
       'Content-Length': String(Buffer.byteLength(payload)),
     };
     if (response.body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
@@ -208,6 +211,9 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     },
     setTokenTtl(seconds: number) {
       state.tokenTtlSeconds = seconds;
+    },
+    setClockSkew(seconds: number) {
+      state.clockSkewSeconds = seconds;
     },
     revokeAllRefreshTokens() {
       state.tokens.revokeAllRefresh();

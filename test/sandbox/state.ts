@@ -11,6 +11,7 @@ import { WebhookDispatcher } from './webhooks.js';
 export class SandboxState {
   workspaces: Map<string, Workspace>;
   tokenTtlSeconds: number;
+  clockSkewSeconds: number;
   readonly tokens: TokenService;
   readonly limiter: RateLimiter;
   readonly idempotency = new IdempotencyStore();
@@ -22,6 +23,7 @@ export class SandboxState {
   constructor(readonly options: SandboxOptions) {
     this.workspaces = seedWorkspaces(options.seed, options.findingsPerWorkspace);
     this.tokenTtlSeconds = options.tokenTtlSeconds;
+    this.clockSkewSeconds = options.clockSkewSeconds;
     this.tokens = new TokenService(options.jwtSecret);
     this.limiter = new RateLimiter(options.rateWindowSeconds * 1000);
     this.faults = new FaultQueue(options.faultSeed ?? options.seed);
@@ -51,6 +53,7 @@ export class SandboxState {
     this.stop();
     this.workspaces = seedWorkspaces(this.options.seed, this.options.findingsPerWorkspace);
     this.tokenTtlSeconds = this.options.tokenTtlSeconds;
+    this.clockSkewSeconds = this.options.clockSkewSeconds;
     this.tokens.clear();
     this.limiter.clear();
     this.idempotency.clear();

@@ -81,6 +81,11 @@ export interface SandboxOptions {
   complianceThreshold: number;
   /** GET /compliance is served (false: a 404, as a service that does not publish a score answers). */
   complianceEndpoint: boolean;
+  /**
+   * Seconds added to the time every answer's `Date` header gives (negative: behind), as a client whose clock is
+   * off sees the service (`cssctl doctor`'s clock check). 0: the true time.
+   */
+  clockSkewSeconds: number;
 }
 
 export interface RecordedRequest {
@@ -142,6 +147,8 @@ export interface Sandbox {
   readonly credentials: DemoCredential[];
   /** Lifetime of access tokens issued from now on (login and refresh). */
   setTokenTtl(seconds: number): void;
+  /** The skew of the `Date` header answered from now on (SandboxOptions.clockSkewSeconds). */
+  setClockSkew(seconds: number): void;
   revokeAllRefreshTokens(): void;
   /** A valid access token for a seeded user; a negative ttl gives an already expired one. */
   issueAccessToken(email: string, ttlSeconds: number): Promise<string>;
