@@ -142,7 +142,12 @@ export class RateLimiter {
       for (;;) {
         // Checked again after each wait: a request sent beside this one may have taken what was left.
         this.loadShared();
-        if (await this.waitForProbes(keys, req.signal)) continue;
+        // Looked at without yielding: requests sent together must see the first one's probe.
+        const probes = this.pendingProbes(keys);
+        if (probes) {
+          await this.waitForProbes(probes, req.signal);
+          continue;
+        }
         while (keys.some((k) => (this.buckets.get(k)?.remaining ?? 1) <= 0))
           await this.waitForBuckets(keys, req);
         // What this request will use is taken now, so a request sent beside it waits when it was the last.
@@ -174,13 +179,16 @@ export class RateLimiter {
 
   /**
    * Documented windows only: a window whose limits are not known while its first request is under way is
-   * waited on (that request's answer tells them). True when it waited, so the caller looks again.
+   * waited on (that request's answer tells them); the caller then looks again.
    */
-  private async waitForProbes(keys: string[], signal?: AbortSignal): Promise<boolean> {
-    if (!this.windows.documented) return false;
+  private pendingProbes(keys: string[]): Promise<void>[] | undefined {
+    if (!this.windows.documented) return undefined;
     const probes = keys.filter((k) => !this.buckets.has(k)).map((k) => this.windows.probes.get(k));
     const pending = probes.filter((p): p is Promise<void> => p !== undefined);
-    if (pending.length === 0) return false;
+    return pending.length === 0 ? undefined : pending;
+  }
+
+  private async waitForProbes(pending: Promise<void>[], signal?: AbortSignal): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       const abort = () => reject(new InterruptedError());
       if (signal?.aborted) return abort();
@@ -190,7 +198,6 @@ export class RateLimiter {
         resolve();
       });
     });
-    return true;
   }
 
   /** This request is the first of its windows whose limits are unknown: the others wait for it. Returns its end. */
