@@ -19,7 +19,11 @@ export function apiErrorOf(err: unknown): ApiError | undefined {
 }
 
 /** `error: not found (HTTP 404, code not_found) (run cssctl login)`. Text from the service cannot drive a terminal. */
-export function errorLine(err: unknown, style: ErrorLineStyle = plain, opts: { neutral?: boolean } = {}): string {
+export function errorLine(
+  err: unknown,
+  style: ErrorLineStyle = plain,
+  opts: { neutral?: boolean } = {},
+): string {
   const e = err instanceof Error ? err : new Error(String(err));
   // The MCP server's wording: no value from the service that the terminal's line quotes, and what to do in it
   // (CliError.neutral; the terminal's hint may name a flag).

@@ -31,6 +31,7 @@ export const TRIAGE: PromptDescription = {
 export const PROMPTS: readonly PromptDescription[] = [TRIAGE];
 
 /** A scan id or latest, as the tools take them (no space, control character, `/`, `?` or `#`). */
+// eslint-disable-next-line no-control-regex
 const REF = /^(?!\.{1,2}$)[^\s/?#\u0000-\u001f\u007f-\u009f]{1,200}$/;
 
 function refOf(value: unknown, name: string): string {
@@ -46,7 +47,8 @@ export function triageMessages(args: Record<string, unknown> | undefined): {
   messages: { role: 'user'; content: { type: 'text'; text: string } }[];
 } {
   for (const key of Object.keys(args ?? {}))
-    if (key !== 'base' && key !== 'head') throw new UsageError(`unknown argument "${key}": it takes base, head`);
+    if (key !== 'base' && key !== 'head')
+      throw new UsageError(`unknown argument "${key}": it takes base, head`);
   const base = refOf(args?.base, 'base');
   const head = refOf(args?.head, 'head');
   const steps = [

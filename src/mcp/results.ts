@@ -61,7 +61,9 @@ export async function pageOf<T = Record<string, unknown>>(
   for await (const item of source) {
     // An item that is not an object (a null in the page): the answer cannot be read, as the service sent it.
     if (item === null || typeof item !== 'object' || Array.isArray(item))
-      throw new CliError(`the service's answer could not be read: item ${seen + 1} of the page is not an object`);
+      throw new CliError(
+        `the service's answer could not be read: item ${seen + 1} of the page is not an object`,
+      );
     if (opts.skip) {
       if (seen >= offset && items.length < limit) items.push(item);
     } else if (items.length < limit) items.push(item);

@@ -88,13 +88,11 @@ export const states: Schema = {
 /** A base: a scan id, or latest (the newest completed scan of the head's connection before it). */
 export const baseRef: Schema = {
   type: 'string',
-  pattern:
-    `^(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)[^${NOT_ID}]{1,200}$`,
+  pattern: `^(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)[^${NOT_ID}]{1,200}$`,
 };
 export const headRef: Schema = {
   type: 'string',
-  pattern:
-    `^(?!latest$)(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)[^${NOT_ID}]{1,200}$`,
+  pattern: `^(?!latest$)(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)[^${NOT_ID}]{1,200}$`,
 };
 
 // ---- outputs ----------------------------------------------------------------------------------------------

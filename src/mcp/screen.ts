@@ -12,7 +12,9 @@ export const MAX_DEPTH = 64;
 
 /** The SDK's schema of a request's params, by method (its safeParse and the issues it reports). */
 export interface ParamsSchema {
-  safeParse(value: unknown):
+  safeParse(
+    value: unknown,
+  ):
     | { success: true }
     | { success: false; error: { issues: { path: PropertyKey[]; message: string; code?: string }[] } };
 }
@@ -48,6 +50,22 @@ export class Screen {
 
   constructor(private readonly schemas: Record<string, ParamsSchema>) {}
 
+  /**
+   * A line's value before the SDK's schema reads it: a progress token the protocol allows (a number) that the
+   * SDK's schema does not (an integer only) stands in as a string, and the notifications carry the client's own
+   * token back (outgoing).
+   */
+  rewrite(value: unknown): unknown {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const v = value as { params?: { _meta?: { progressToken?: unknown } } };
+    const meta = v.params?._meta;
+    const token = meta?.progressToken;
+    if (typeof token !== 'number' || Number.isInteger(token) || !Number.isFinite(token)) return value;
+    const key = `cssctl-progress-${this.nextToken++}`;
+    this.tokens.set(key, token);
+    return { ...v, params: { ...v.params, _meta: { ...meta, progressToken: key } } };
+  }
+
   /** An incoming message, as it goes on to the SDK, or the error that answers it. */
   incoming(m: JSONRPCMessage): Screened {
     const msg = m as { id?: string | number; method?: string; params?: unknown };
@@ -59,17 +77,11 @@ export class Screen {
     if (depthOf(msg.params) > MAX_DEPTH)
       return refuse(INVALID_PARAMS, `Invalid params: nested more than ${MAX_DEPTH} levels deep`);
     if (isRequest && !this.initialized && !BEFORE_INIT.has(msg.method))
-      return refuse(INVALID_REQUEST, `Invalid Request: ${msg.method} before initialize; send initialize first`);
+      return refuse(
+        INVALID_REQUEST,
+        `Invalid Request: ${msg.method} before initialize; send initialize first`,
+      );
     let params = msg.params as Record<string, unknown> | undefined;
-    // A progress token the protocol allows (a number) that the SDK's schema does not (an integer only): it
-    // stands in as a string, and the notifications carry the client's own token back (outgoing).
-    const meta = params?._meta as Record<string, unknown> | undefined;
-    const token = meta?.progressToken;
-    if (typeof token === 'number' && !Number.isInteger(token) && Number.isFinite(token)) {
-      const key = `cssctl-progress-${this.nextToken++}`;
-      this.tokens.set(key, token);
-      params = { ...params, _meta: { ...meta, progressToken: key } };
-    }
     // A task-augmented call, from a client that did not see a tasks capability: run as a plain call (the
     // protocol asks a server without the capability to ignore the augmentation).
     if (msg.method === 'tools/call' && params && 'task' in params) {
@@ -90,7 +102,9 @@ export class Screen {
     const msg = m as { method?: string; params?: { progressToken?: unknown } };
     if (msg.method !== 'notifications/progress' || typeof msg.params?.progressToken !== 'string') return m;
     const token = this.tokens.get(msg.params.progressToken);
-    return token === undefined ? m : ({ ...m, params: { ...msg.params, progressToken: token } } as JSONRPCMessage);
+    return token === undefined
+      ? m
+      : ({ ...m, params: { ...msg.params, progressToken: token } } as JSONRPCMessage);
   }
 }
 

@@ -66,8 +66,14 @@ function maskForm(text: string, form: Form): string {
       let end = at + win;
       let i = k;
       let j = k + win;
-      while (start > 0 && i > 0 && hay[start - 1] === needle[i - 1]) (start--, i--);
-      while (end < hay.length && j < needle.length && hay[end] === needle[j]) (end++, j++);
+      while (start > 0 && i > 0 && hay[start - 1] === needle[i - 1]) {
+        start--;
+        i--;
+      }
+      while (end < hay.length && j < needle.length && hay[end] === needle[j]) {
+        end++;
+        j++;
+      }
       regions.push([start, end]);
     }
   }

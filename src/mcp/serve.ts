@@ -93,7 +93,10 @@ export async function serve(root: Context & CallContexts, opts: ServeOptions): P
     meta: { progressToken?: string | number } | undefined,
     extra: {
       signal: AbortSignal;
-      sendNotification(n: { method: 'notifications/progress'; params: Record<string, unknown> }): Promise<void>;
+      sendNotification(n: {
+        method: 'notifications/progress';
+        params: Record<string, unknown>;
+      }): Promise<void>;
     },
   ): CallExtra => {
     const token = meta?.progressToken;

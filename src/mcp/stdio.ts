@@ -108,6 +108,7 @@ export class LineTransport implements Transport {
       this.reply(null, PARSE_ERROR, 'Parse error: the line is not JSON');
       return;
     }
+    if (this.screen) value = this.screen.rewrite(value);
     const parsed = this.schema.safeParse(value);
     if (!parsed.success) {
       this.reply(idOf(value), INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
@@ -124,7 +125,8 @@ export class LineTransport implements Transport {
       method?: string;
       params?: { requestId?: string | number };
     };
-    if (m.method !== undefined && m.id !== undefined) this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
+    if (m.method !== undefined && m.id !== undefined)
+      this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
     if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined)
       this.settle(m.params.requestId);
     this.onmessage?.(screened.message);

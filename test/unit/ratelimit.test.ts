@@ -512,7 +512,7 @@ describe('mutations that used to survive', () => {
   });
 });
 
-describe('documented limits before the first headers (issue 34 item 5: the MCP server\'s shared windows)', () => {
+describe("documented limits before the first headers (issue 34 item 5: the MCP server's shared windows)", () => {
   /** A service allowing `limit` requests a minute, answering each after a few ms; with or without headers. */
   function service(clock: FakeClock, limit: number, headers = true) {
     let windowStart = clock.now();

@@ -28,8 +28,7 @@ export function namesOf(raw: string, flag: string, valid: readonly string[]): st
   if (names.some((n) => n === ''))
     throw new UsageError(`${flag} takes names separated by commas, none empty: ${valid.join(', ')}`);
   for (const n of names)
-    if (!valid.includes(n))
-      throw new UsageError(`${flag}: "${n}" is not one of ${valid.join(', ')}`);
+    if (!valid.includes(n)) throw new UsageError(`${flag}: "${n}" is not one of ${valid.join(', ')}`);
   return [...new Set(names)];
 }
 
