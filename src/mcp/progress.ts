@@ -65,7 +65,10 @@ export class CallProgress implements Progress {
       );
     say();
     if (ms <= this.tickMs) return;
-    const timer = setInterval(() => (this.now() >= until - 500 ? this.stopTicks() : say()), this.tickMs);
+    const timer = setInterval(
+      () => (this.now() >= until - this.tickMs / 2 ? this.stopTicks() : say()),
+      this.tickMs,
+    );
     timer.unref?.();
     this.ticks = timer;
   }

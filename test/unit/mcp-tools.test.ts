@@ -1140,3 +1140,39 @@ describe('smaller (issue 34 item 8)', () => {
     );
   });
 });
+
+describe('a long wait is told again while it lasts (issue 34 item 4)', () => {
+  it('a rate-limit wait longer than the tick sends progress every tick, then stops', async () => {
+    const { CallProgress } = await import('../../src/mcp/progress.js');
+    const got: ProgressParams[] = [];
+    const p = new CallProgress(
+      (x) => got.push(x),
+      () => performance.now(),
+      40,
+    );
+    p.wait(200);
+    await new Promise((r) => setTimeout(r, 300));
+    const during = got.length;
+    expect(during).toBeGreaterThanOrEqual(3);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(got.length).toBe(during);
+    expect(got[0]!.message).toMatch(/^rate limited; resuming in 1s$/);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.progress).toBeGreaterThan(got[i - 1]!.progress);
+    p.end();
+  });
+
+  it('a short wait (at most one tick) is said once (variant); end() stops the ticks of a longer one', async () => {
+    const { CallProgress } = await import('../../src/mcp/progress.js');
+    const got: ProgressParams[] = [];
+    const p = new CallProgress(
+      (x) => got.push(x),
+      () => performance.now(),
+      40,
+    );
+    p.wait(30);
+    p.wait(10_000);
+    p.end();
+    await new Promise((r) => setTimeout(r, 120));
+    expect(got).toHaveLength(2);
+  });
+});
