@@ -28,8 +28,8 @@ export const objectOf = (properties: Record<string, Schema>, required: string[] 
  * control character (C0, DEL, C1), which no id has and which would reach a URL or a message.
  */
 const NOT_ID = '\\s/?#\\x00-\\x1f\\x7f-\\x9f';
-// `.` and `..` are refused by the verbs (invalid scan id), before any request.
-const ID = `^[^${NOT_ID}]{1,200}$`;
+// Not `.` or `..` (another path of the service's URL).
+const ID = `^(?!\\.\\.?$)[^${NOT_ID}]{1,200}$`;
 
 /** YYYY-MM-DD (a day the calendar has: 2026-02-30 is refused; 29 February is checked when the call runs), <n>d, never. */
 export const EXPIRES =
@@ -88,11 +88,11 @@ export const states: Schema = {
 /** A base: a scan id, or latest (the newest completed scan of the head's connection before it). */
 export const baseRef: Schema = {
   type: 'string',
-  pattern: `^(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)[^${NOT_ID}]{1,200}$`,
+  pattern: `^(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)(?!\\.\\.?$)[^${NOT_ID}]{1,200}$`,
 };
 export const headRef: Schema = {
   type: 'string',
-  pattern: `^(?!latest$)(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)[^${NOT_ID}]{1,200}$`,
+  pattern: `^(?!latest$)(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)(?!\\.\\.?$)[^${NOT_ID}]{1,200}$`,
 };
 
 // ---- outputs ----------------------------------------------------------------------------------------------
