@@ -147,7 +147,16 @@ export class ToolCalls {
       // cancelled, nothing is sent or written.
       if (tool.write && tool.confirmation && extra.confirm) {
         const sentence = (tool.confirmation as (c: Context, i: unknown) => string)(ctx, input);
-        const answer = await extra.confirm(sentence, extra.signal);
+        let answer: 'accept' | 'decline' | 'cancel';
+        try {
+          answer = await extra.confirm(sentence, extra.signal);
+        } catch (err) {
+          if (extra.signal.aborted) throw err;
+          // The client could not ask (it answered the elicitation with an error): nothing happens either.
+          return failure(
+            `error: the client did not confirm "${sentence}" (its answer to the question was an error); nothing was sent or written`,
+          );
+        }
         if (answer !== 'accept')
           return failure(
             `error: the user ${answer === 'decline' ? 'declined' : 'cancelled'} "${sentence}"; nothing was sent or written`,

@@ -1176,3 +1176,16 @@ describe('a long wait is told again while it lasts (issue 34 item 4)', () => {
     expect(got).toHaveLength(2);
   });
 });
+
+describe('confirming writes: a client that fails to ask', () => {
+  it('an error instead of an answer: nothing is sent', async () => {
+    const w = world([], { allowWrite: true });
+    const confirm = async (): Promise<'accept'> => {
+      throw new Error('elicitation failed');
+    };
+    expect(errorText(await w.call('create_scan', { connection: 'prod' }, { confirm }))).toBe(
+      'error: the client did not confirm "create a scan of connection prod" (its answer to the question was an error); nothing was sent or written',
+    );
+    expect(w.requests()).toStrictEqual([]);
+  });
+});
