@@ -22,6 +22,7 @@ export function readCompliance(body: unknown): Compliance {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new CliError(
       `${what} is not an object (${body === undefined ? 'an empty body' : JSON.stringify(body).slice(0, 40)})`,
+      { neutral: `${what} could not be read: it is not an object` },
     );
   const c = body as Record<string, unknown>;
   const check = (field: string, required: boolean) => {
@@ -32,9 +33,13 @@ export function readCompliance(body: unknown): Compliance {
     }
     // JSON reads 1e400 as Infinity, which JSON.stringify would show as null.
     if (typeof v === 'number' && !Number.isFinite(v))
-      throw new CliError(`${what} has a ${field} too large to be a score (outside 0–100)`);
+      throw new CliError(`${what} has a ${field} too large to be a score (outside 0–100)`, {
+        neutral: `${what} could not be read: its ${field} is too large to be a score`,
+      });
     if (typeof v !== 'number')
-      throw new CliError(`${what} has a ${field} that is not a number: ${JSON.stringify(v).slice(0, 40)}`);
+      throw new CliError(`${what} has a ${field} that is not a number: ${JSON.stringify(v).slice(0, 40)}`, {
+        neutral: `${what} could not be read: its ${field} is not a number`,
+      });
     if (v < 0 || v > 100) throw new CliError(`${what} has a ${field} of ${v}, outside 0–100`);
   };
   check('score', true);

@@ -23,10 +23,14 @@ export async function getFinding(client: ApiClient, id: string): Promise<Finding
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new CliError(
       `the service's answer is not a finding (${body === undefined ? 'an empty body' : JSON.stringify(body).slice(0, 40)})`,
+      { neutral: "the service's answer could not be read: it is not a finding" },
     );
   const f = body as Finding;
+  // The id the service gave is its text: the MCP server's wording names only the id asked for.
   if (f.id !== undefined && String(f.id) !== id)
-    throw new CliError(`the service answered about finding ${String(f.id)} when asked for finding ${id}`);
+    throw new CliError(`the service answered about finding ${String(f.id)} when asked for finding ${id}`, {
+      neutral: `the service answered about another finding when asked for finding ${id}; nothing was read`,
+    });
   return f;
 }
 
@@ -35,11 +39,14 @@ export function readScan(body: unknown): Scan {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new CliError(
       `the service's answer is not a scan (${body === undefined ? 'an empty body' : JSON.stringify(body).slice(0, 40)})`,
+      { neutral: "the service's answer could not be read: it is not a scan" },
     );
   const s = body as Record<string, unknown>;
   const id = s.scan_id ?? s.id;
   if (typeof id !== 'string' && typeof id !== 'number')
-    throw new CliError("the service's answer is not a scan (no scan_id)");
+    throw new CliError("the service's answer is not a scan (no scan_id)", {
+      neutral: "the service's answer could not be read: it is not a scan (no scan_id)",
+    });
   // A status that is a number is kept as its text, so a warning can name it; anything else is "unknown".
   const status =
     typeof s.status === 'string' ? s.status : typeof s.status === 'number' ? String(s.status) : 'unknown';

@@ -16,7 +16,10 @@ export interface Page<T> {
 /** An answer that is neither a list nor a paginated object (cli-contract.md §2: an error, never an empty list). */
 export class NotAListError extends CliError {
   constructor(what: string) {
-    super(`the service's answer is not a list (${what})`);
+    // An object's keys are the service's text: the MCP server says only that the answer was not a list.
+    super(`the service's answer is not a list (${what})`, {
+      neutral: "the service's answer could not be read: it is not a list",
+    });
   }
 }
 

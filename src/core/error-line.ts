@@ -19,8 +19,16 @@ export function apiErrorOf(err: unknown): ApiError | undefined {
 }
 
 /** `error: not found (HTTP 404, code not_found) (run cssctl login)`. Text from the service cannot drive a terminal. */
-export function errorLine(err: unknown, style: ErrorLineStyle = plain): string {
+export function errorLine(
+  err: unknown,
+  style: ErrorLineStyle = plain,
+  opts: { neutral?: boolean } = {},
+): string {
   const e = err instanceof Error ? err : new Error(String(err));
+  // The MCP server's wording: no value from the service that the terminal's line quotes, and what to do in it
+  // (CliError.neutral; the terminal's hint may name a flag).
+  if (opts.neutral && e instanceof CliError && e.neutral !== undefined)
+    return `${style.red('error:')} ${terminalText(e.neutral)}`;
   const api = apiErrorOf(e);
   const extras: string[] = [];
   if (api) {

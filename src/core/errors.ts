@@ -18,10 +18,18 @@ export const ExitCode = {
 export class CliError extends Error {
   /** A hint printed after the error line, e.g. "run cssctl login". */
   hint?: string;
-  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+  /**
+   * The same failure in cssctl's own words, without the value from the service that `message` quotes (a status,
+   * an id, a piece of an answer) and without the CLI's flags: what the MCP server says to an assistant, which
+   * must never read the service's text as cssctl's (cli-contract.md §13). It says what to do itself (the hint is
+   * not added to it). The terminal prints `message` and the hint.
+   */
+  neutral?: string;
+  constructor(message: string, options?: { hint?: string; cause?: unknown; neutral?: string }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.hint = options?.hint;
+    this.neutral = options?.neutral;
   }
 }
 

@@ -84,6 +84,20 @@ export class IO {
     return Boolean(this.stdin.isTTY && this.stderr.isTTY);
   }
 
+  /**
+   * Whether messages may quote values from the service (a scan's status, say): on a terminal, yes; the MCP
+   * server's calls say what happened in cssctl's own words instead (cli-contract.md §13), so an assistant never
+   * reads the service's text as cssctl's.
+   */
+  get quotesService(): boolean {
+    return true;
+  }
+
+  /** Whether a wait's status is told again every second (a spinner's elapsed time; the MCP server's progress). */
+  get ticking(): boolean {
+    return this.spinnersEnabled;
+  }
+
   /** A TTY stderr at least MIN_SPINNER_COLUMNS wide, not --quiet, not CI. */
   get spinnersEnabled(): boolean {
     return Boolean(this.stderr.isTTY) && !this.quiet && !this.isCI && wideEnough(this.stderr);
@@ -92,6 +106,11 @@ export class IO {
   /** Registers a value that must never be printed to stderr (tokens, passwords, secrets). */
   addSecret(value: string | undefined): void {
     if (value && value.length >= 4) this.secrets.add(value);
+  }
+
+  /** The values registered with addSecret (the MCP server masks their other forms too: src/mcp/secrets.ts). */
+  secretValues(): string[] {
+    return [...this.secrets];
   }
 
   redact(text: string): string {

@@ -8,6 +8,9 @@ import { PassThrough, Writable } from 'node:stream';
 import { IO, type Spinner } from '../core/io.js';
 import type { CallProgress } from './progress.js';
 
+/** The longest a wait goes without a progress notification (the contract's bound is 10 s). */
+export const TICK_MS = 5000;
+
 /** A stdout that takes nothing. */
 class NoStdout extends Writable {
   override _write(_chunk: unknown, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
@@ -39,9 +42,40 @@ export class CallIO extends IO {
     return this.server.redact(text);
   }
 
-  /** A wait's status (`Scan scn_1: running (12s)`) as a progress notification; nothing is drawn. */
+  /** Messages say what happened in cssctl's own words, quoting no value from the service (§13). */
+  override get quotesService(): boolean {
+    return false;
+  }
+
+  /** A wait's status is told again while it lasts, when the call asked for progress. */
+  override get ticking(): boolean {
+    return this.report !== undefined;
+  }
+
+  /**
+   * A notice (a retry's wait, a rate-limit wait outside a read of many pages) is a progress notification when
+   * the call asked for progress: a wait is never silent (§13). Otherwise nothing, as with --quiet.
+   */
+  override notice(text: string): void {
+    this.report?.message(this.redact(text));
+  }
+
+  /**
+   * A wait's status (`Scan scn_1: running (12s)`) as a progress notification; nothing is drawn. The wait tells
+   * it every second (ticking): a notification goes when the status changes, else every TICK_MS, so a long poll
+   * interval is never a silence of more than that.
+   */
   override async spinner(text: string): Promise<Spinner> {
-    const say = (t: string) => this.report?.message(this.redact(t));
+    let said = '';
+    let at = -Infinity;
+    const say = (t: string) => {
+      const status = t.replace(/ \([^()]*\)$/, '');
+      const now = performance.now();
+      if (status === said && now - at < TICK_MS) return;
+      said = status;
+      at = now;
+      this.report?.message(this.redact(t));
+    };
     say(text);
     return { update: say, stop() {} };
   }

@@ -6,10 +6,13 @@
 import type { ErrorObject, Ajv as AjvInstance, ValidateFunction } from 'ajv';
 import type { CallContexts, Context } from '../core/context.js';
 import { errorLine } from '../core/error-line.js';
+import { CliError } from '../core/errors.js';
 import { CallIO } from './call-io.js';
 import { CallProgress, type ProgressParams } from './progress.js';
 import { PATTERN_MEANS } from './schemas.js';
+import { SecretForms } from './secrets.js';
 import { TOOLS, annotationsOf, type Annotations, type Tool } from './tools.js';
+import { selectTools, type Selection } from '../commands/mcp/toolsets.js';
 
 export interface ToolDescription {
   name: string;
@@ -32,6 +35,11 @@ export interface CallExtra {
   signal: AbortSignal;
   /** Set when the request carried a progressToken: sends one notifications/progress. */
   progress?: (p: ProgressParams) => void;
+  /**
+   * Set when the client declared the elicitation capability: asks the user to confirm a write, in one
+   * sentence; resolves to what they answered (accept, decline, cancel).
+   */
+  confirm?: (sentence: string, signal: AbortSignal) => Promise<'accept' | 'decline' | 'cancel'>;
 }
 
 /** Secrets the environment may hold (CSSCTL_TOKEN is the session's too). */
@@ -42,22 +50,39 @@ export class UnknownToolError extends Error {}
 
 type AjvClass = new (opts: Record<string, unknown>) => AjvInstance;
 
+export interface ToolCallsOptions extends Selection {
+  allowWrite: boolean;
+  Ajv: AjvClass;
+}
+
 export class ToolCalls {
   private readonly tools: readonly Tool<never>[];
   private ajv?: AjvInstance;
+  private outputAjv?: AjvInstance;
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly outputValidators = new Map<string, ValidateFunction>();
+  private readonly secrets = new SecretForms();
+  /** The profile of the server's life: the one active when it started (cli-contract.md §13). */
+  readonly profile: string;
 
   constructor(
     private readonly root: Context & CallContexts,
-    private readonly opts: { allowWrite: boolean; Ajv: AjvClass },
+    private readonly opts: ToolCallsOptions,
     tools: readonly Tool<never>[] = TOOLS,
   ) {
     // The secrets of the environment are masked in every line and result, whatever the service sends back.
     for (const name of SECRET_ENV) root.io.addSecret(root.env[name]);
-    // Write tools do not exist without --allow-write: not listed, and a call to one names the flag.
-    this.tools = tools.filter((t) => opts.allowWrite || !t.write);
+    // Fixed now: `cssctl auth switch` in a terminal does not move a running server to another workspace.
+    this.profile = root.profileName;
+    // Write tools do not exist without --allow-write: not listed, and a call to one names the flag. --toolsets
+    // and --tools narrow what is offered (selectTools checks their names).
+    const chosen = selectTools(tools, opts);
+    this.tools = chosen.filter((t) => opts.allowWrite || !t.write);
     this.all = tools;
+    this.chosen = chosen;
   }
+
+  private readonly chosen: readonly Tool<never>[];
 
   private readonly all: readonly Tool<never>[];
 
@@ -75,14 +100,33 @@ export class ToolCalls {
   async call(name: string, args: Record<string, unknown> | undefined, extra: CallExtra): Promise<ToolResult> {
     const tool = this.tools.find((t) => t.name === name);
     if (!tool) {
-      if (this.all.some((t) => t.name === name && t.write))
+      if (this.chosen.some((t) => t.name === name && t.write))
         return failure(
           `error: ${name} changes something and is offered only when the server runs with --allow-write (cssctl mcp --allow-write; cssctl mcp config --allow-write prints the client settings)`,
+        );
+      if (this.all.some((t) => t.name === name))
+        return failure(
+          `error: ${name} is not offered by this server (its --toolsets or --tools leave it out); the tools are ${this.tools.map((t) => t.name).join(', ')}`,
         );
       throw new UnknownToolError(
         `unknown tool "${name}": the tools are ${this.tools.map((t) => t.name).join(', ')}`,
       );
     }
+    return this.run(tool, args, extra);
+  }
+
+  /** A read-only tool, offered or not (a resource read is get_finding or get_scan, whatever --tools says). */
+  read(name: string, args: Record<string, unknown>, extra: CallExtra): Promise<ToolResult> {
+    const tool = this.all.find((t) => t.name === name && !t.write);
+    if (!tool) throw new UnknownToolError(`unknown tool "${name}"`);
+    return this.run(tool, args, extra);
+  }
+
+  private async run(
+    tool: Tool<never>,
+    args: Record<string, unknown> | undefined,
+    extra: CallExtra,
+  ): Promise<ToolResult> {
     // Checked (defaults filled in) before anything is sent: a value outside the contract is an error the
     // assistant can correct, naming the valid values.
     const input = structuredClone(args ?? {});
@@ -95,26 +139,76 @@ export class ToolCalls {
       io,
       signal: extra.signal,
       argv: (tool.argv as (i: unknown) => string[])(input),
-      globals: { output: 'json', json: false, jq: undefined },
+      globals: { output: 'json', json: false, jq: undefined, profile: this.profile },
     });
+    const redact = (t: string) => this.mask(io.redact(t));
     try {
+      // A write is confirmed by the user first when the client can ask them (elicitation): declined or
+      // cancelled, nothing is sent or written.
+      if (tool.write && tool.confirmation && extra.confirm) {
+        const sentence = (tool.confirmation as (c: Context, i: unknown) => string)(ctx, input);
+        let answer: 'accept' | 'decline' | 'cancel';
+        try {
+          answer = await extra.confirm(sentence, extra.signal);
+        } catch (err) {
+          if (extra.signal.aborted) throw err;
+          // The client could not ask (it answered the elicitation with an error): nothing happens either.
+          return failure(
+            `error: the client did not confirm "${sentence}" (its answer to the question was an error); nothing was sent or written`,
+          );
+        }
+        if (answer !== 'accept')
+          return failure(
+            `error: the user ${answer === 'decline' ? 'declined' : 'cancelled'} "${sentence}"; nothing was sent or written`,
+          );
+      }
       const data = redactDeep(
         (await (tool.run as (c: Context, i: unknown) => Promise<object>)(ctx, input)) as Record<
           string,
           unknown
         >,
-        (t) => io.redact(t),
+        redact,
       );
+      // Whatever the service sent, a result fits the tool's outputSchema, or the call says it could not read it.
+      const check = this.outputValidator(tool);
+      if (!check(data)) {
+        if (io.verbose) io.debug(redact(`mcp: ${tool.name}: ${JSON.stringify(check.errors?.slice(0, 3))}`));
+        return failure(
+          `error: the service's answer could not be read: it does not have the shape ${tool.name} returns${whereOf(check.errors ?? [], tool)}`,
+        );
+      }
       return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
     } catch (err) {
       // A cancelled call gets no result (the SDK sends none); its error is not worth a line.
       if (extra.signal.aborted) throw err;
       if (io.verbose)
-        for (let c: unknown = err; c instanceof Error; c = c.cause) if (c.stack) io.debug(c.stack);
-      return failure(io.redact(errorLine(err)));
+        for (let c: unknown = err; c instanceof Error; c = c.cause) if (c.stack) io.debug(redact(c.stack));
+      // Not an error cssctl reports (a TypeError on an answer of an odd shape): never its message.
+      if (!(err instanceof CliError))
+        return failure(
+          "error: the service's answer could not be read (cssctl mcp --verbose logs why on its stderr)",
+        );
+      return failure(redact(errorLine(err, undefined, { neutral: true })));
     } finally {
       report?.end();
     }
+  }
+
+  /** Every form of the server's secrets masked (exact, lower-cased, slugged: src/mcp/secrets.ts). */
+  private mask(text: string): string {
+    this.secrets.update(this.root.io.secretValues());
+    return this.secrets.mask(text);
+  }
+
+  private outputValidator(tool: Tool<never>): ValidateFunction {
+    let v = this.outputValidators.get(tool.name);
+    if (!v) {
+      // strictRequired off: an output schema may require a field it says nothing more of (tools/list stays short).
+      this.outputAjv ??= new this.opts.Ajv({ allErrors: false, strict: true, strictRequired: false });
+      v = this.outputAjv.compile(tool.outputSchema);
+      this.outputValidators.set(tool.name, v);
+    }
+    return v;
   }
 
   private validator(tool: Tool<never>): ValidateFunction {
@@ -127,6 +221,21 @@ export class ToolCalls {
     }
     return v;
   }
+}
+
+/** ` (at scans[3])`: where the answer went wrong, named by the schema's own properties and positions only. */
+function whereOf(errors: ErrorObject[], tool: Tool<never>): string {
+  const known = new Set(Object.keys((tool.outputSchema.properties as object | undefined) ?? {}));
+  const first = errors[0];
+  if (!first) return '';
+  const parts = first.instancePath.split('/').slice(1);
+  const shown: string[] = [];
+  for (const [i, p] of parts.entries()) {
+    if (/^\d+$/.test(p)) shown.push(`[${p}]`);
+    else if (i === 0 && known.has(p)) shown.push(p);
+    else break;
+  }
+  return shown.length > 0 ? ` (at ${shown.join('')})` : '';
 }
 
 function failure(line: string): ToolResult {

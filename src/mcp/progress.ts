@@ -28,6 +28,7 @@ export class CallProgress implements Progress {
   constructor(
     private readonly notify: (p: ProgressParams) => void,
     private readonly now: () => number = () => performance.now(),
+    private readonly tickMs = 5000,
   ) {}
 
   begin(label: string, startRead: number): void {
@@ -49,17 +50,46 @@ export class CallProgress implements Progress {
     this.emit(value, whole, `${this.label}: ${read.toLocaleString('en-US')}${of} read`);
   }
 
+  /**
+   * A rate-limit wait: said at once, and again every tickMs while it lasts (a wait is never a silence of more
+   * than 10 s, also in a call that reads one page).
+   */
   wait(ms: number): void {
-    this.emit(this.last + 1, undefined, `rate limited; resuming in ${Math.ceil(ms / 1000)}s`);
+    this.stopTicks();
+    const until = this.now() + ms;
+    const say = () =>
+      this.emit(
+        this.last + 1,
+        undefined,
+        `rate limited; resuming in ${Math.max(1, Math.ceil((until - this.now()) / 1000))}s`,
+      );
+    say();
+    if (ms <= this.tickMs) return;
+    const timer = setInterval(
+      () => (this.now() >= until - this.tickMs / 2 ? this.stopTicks() : say()),
+      this.tickMs,
+    );
+    timer.unref?.();
+    this.ticks = timer;
   }
 
+  private ticks?: ReturnType<typeof setInterval>;
+
+  private stopTicks(): void {
+    if (this.ticks !== undefined) clearInterval(this.ticks);
+    this.ticks = undefined;
+  }
+
+  /** Always: every rate-limit wait of the call is told here (the stack asks only an active report). */
   get active(): boolean {
-    return this.reading;
+    return true;
   }
 
   clear(): void {}
 
+  /** The call is over (or one read of it): no more ticks. */
   end(): void {
+    this.stopTicks();
     if (!this.reading) return;
     this.done += Math.max(0, this.read - this.start);
     this.reading = false;

@@ -2,6 +2,7 @@
 // render(): a record's value, one page of a list's source, the outcome of finish(). Nothing is decided here that
 // the verb decides (which items, which are accepted risks, where the next page starts: pageEnd, as the table's
 // hint has it).
+import { CliError } from '../core/errors.js';
 import { pageEnd } from '../core/format.js';
 import type { ListSource } from '../core/output/index.js';
 import type { Outcome, Output, Result } from '../report/result.js';
@@ -58,6 +59,11 @@ export async function pageOf<T = Record<string, unknown>>(
   const items: T[] = [];
   let seen = 0;
   for await (const item of source) {
+    // An item that is not an object (a null in the page): the answer cannot be read, as the service sent it.
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      throw new CliError(
+        `the service's answer could not be read: item ${seen + 1} of the page is not an object`,
+      );
     if (opts.skip) {
       if (seen >= offset && items.length < limit) items.push(item);
     } else if (items.length < limit) items.push(item);
@@ -75,7 +81,9 @@ export async function pageOf<T = Record<string, unknown>>(
     items,
     // A filter of cssctl's (connection, status): the service's total is not the count of what matches.
     total: info?.filtered ? null : (info?.total ?? null),
-    position: { limit, offset, next_offset: end.next ?? null },
+    // Never a next page that starts where this one did (a page whose items the list left out, all of them):
+    // an assistant would ask for it again and again.
+    position: { limit, offset, next_offset: end.next !== undefined && end.next > offset ? end.next : null },
     ...(left ? { leftOut: left.count } : {}),
   };
 }

@@ -19,138 +19,123 @@ export const DEFAULT_WAIT_S = 300;
 export const objectOf = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
   properties,
-  required,
+  ...(required.length > 0 ? { required } : {}),
   additionalProperties: false,
 });
 
-/** An id the service gave (a scan's, a finding's): as the commands take it — no space, `/`, `?` or `#`. */
-const ID = '^(?!\\.{1,2}$)[^\\s/?#]{1,200}$';
-export const id = (description: string): Schema => ({ type: 'string', pattern: ID, description });
+/**
+ * An id the service gave (a scan's, a finding's): as the commands take it — no space, `/`, `?` or `#` — and no
+ * control character (C0, DEL, C1), which no id has and which would reach a URL or a message.
+ */
+const NOT_ID = '\\s/?#\\0-\\x1f\\x7f-\\x9f';
+// Not `.` or `..` (another path of the service's URL).
+const ID = `^(?!\\.\\.?$)[^${NOT_ID}]{1,200}$`;
+
+/** YYYY-MM-DD (a day the calendar has: 2026-02-30 is refused; 29 February is checked when the call runs), <n>d, never. */
+export const EXPIRES =
+  '^(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))|\\d{1,5}d|never)$';
+export const id = (description?: string): Schema => ({
+  type: 'string',
+  pattern: ID,
+  ...(description ? { description } : {}),
+});
 
 /** What a pattern error says the value must be, by property (the schema's own words would be a regex). */
 export const PATTERN_MEANS: Record<string, string> = {
-  scan_id: 'a scan id (no spaces, "/", "?" or "#")',
-  finding_id: 'a finding id (no spaces, "/", "?" or "#")',
+  scan_id: 'a scan id (no spaces, control characters, "/", "?" or "#")',
+  finding_id: 'a finding id (no spaces, control characters, "/", "?" or "#")',
   base: 'a scan id or latest',
   head: 'a scan id',
   connection: 'a connection alias (no control characters)',
-  expires: 'YYYY-MM-DD, <n>d (such as 30d) or never',
+  expires: 'a day of the calendar (YYYY-MM-DD), <n>d (such as 30d) or never',
   reason: 'a reason that is not empty',
 };
 
 export const severity: Schema = { type: 'string', enum: [...SEVERITIES] };
-export const severities = (description: string): Schema => ({
+export const severities = (description?: string): Schema => ({
   type: 'array',
   items: severity,
-  uniqueItems: true,
   minItems: 1,
-  description,
+  ...(description ? { description } : {}),
 });
-/** `connection` and `status` of the findings and scans tools: filters cssctl applies while it pages. */
-const texts = (description: string): Schema => ({
-  type: 'array',
-  items: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
-  uniqueItems: true,
-  minItems: 1,
-  description,
-});
-export const connections = (what: string): Schema =>
-  texts(`only the ${what} of these connections (aliases, any case; filtered by cssctl while it pages)`);
-export const findingStatuses: Schema = texts(
-  'only findings whose own status is one of these, such as open (any case; filtered by cssctl while it pages)',
-);
+/**
+ * `connection` and `status` of the findings and scans tools: filters cssctl applies while it pages. Kept bare (the
+ * default tools/list stays within 8 KiB): an empty value is refused by the filter itself, as in the CLI.
+ */
+const texts: Schema = { type: 'array', items: { type: 'string' } };
+export const connections = (): Schema => texts;
+export const findingStatuses: Schema = texts;
 export const limit: Schema = {
   type: 'integer',
   minimum: 1,
   maximum: MAX_PAGE,
   default: DEFAULT_PAGE,
-  description: `items in this page (at most ${MAX_PAGE})`,
 };
 export const offset: Schema = {
   type: 'integer',
   minimum: 0,
   default: 0,
-  description: 'start at this item (the next_offset of the page before)',
 };
 export const scanStatus: Schema = {
   type: 'string',
   enum: [...SCAN_STATUSES],
-  description: 'only scans with this status',
 };
 export const grouping: Schema = {
   type: 'string',
   enum: [...SUMMARY_GROUPINGS],
   default: 'severity',
-  description: 'what to count by; severity costs one request per severity, the others read every finding',
 };
 export const states: Schema = {
   type: 'array',
   items: { type: 'string', enum: [...DIFF_STATES] },
-  uniqueItems: true,
   minItems: 1,
-  description: 'only show findings in these states (the counts are of all)',
 };
 /** A base: a scan id, or latest (the newest completed scan of the head's connection before it). */
 export const baseRef: Schema = {
   type: 'string',
-  pattern:
-    '^(?!.*\\.(?:[jJ][sS][oO][nN]|[nN][dD][jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)(?!\\.{1,2}$)[^\\s/?#]{1,200}$',
-  description: "a scan id, or latest: the newest completed scan of the head's connection before the head",
+  pattern: `^(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)(?!\\.\\.?$)[^${NOT_ID}]{1,200}$`,
 };
 export const headRef: Schema = {
   type: 'string',
-  pattern:
-    '^(?!latest$)(?!.*\\.(?:[jJ][sS][oO][nN]|[nN][dD][jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)(?!\\.{1,2}$)[^\\s/?#]{1,200}$',
-  description: 'the scan id of a final scan (completed or failed) whose findings are compared with the base',
+  pattern: `^(?!latest$)(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)(?!\\.\\.?$)[^${NOT_ID}]{1,200}$`,
 };
 
 // ---- outputs ----------------------------------------------------------------------------------------------
 
+// Kept short: every byte of tools/list is in an assistant's context (the default list stays within 8 KiB).
 const int: Schema = { type: 'integer', minimum: 0 };
-const intOrNull: Schema = { type: ['integer', 'null'], minimum: 0 };
+const intOrNull: Schema = { type: ['integer', 'null'] };
 const stringOrNull: Schema = { type: ['string', 'null'] };
+const str: Schema = { type: 'string' };
 /** What the service sent: any object (its fields are data, and untrusted). */
 const serviceObject: Schema = { type: 'object' };
 const fingerprint: Schema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
 export const scanRecord = (more: Record<string, Schema> = {}, required: string[] = []): Schema => ({
   type: 'object',
-  properties: { scan_id: { type: 'string' }, status: { type: 'string' }, ...more },
+  properties: { scan_id: str, status: str, ...more },
   required: ['scan_id', 'status', ...required],
 });
-const ignoredInfo: Schema = {
-  type: 'object',
-  properties: {
-    reason: { type: 'string' },
-    expires: { type: 'string' },
-    source: { type: 'string' },
-    owner: { type: 'string' },
-  },
-  required: ['reason', 'expires', 'source'],
-};
+/** A scan in a list: a scan_id and a status, as text (list_scans reads each as get_scan does). */
+const scanItem: Schema = { type: 'object', required: ['scan_id', 'status'] };
 export const finding: Schema = {
   type: 'object',
-  properties: { fingerprint, ignored: ignoredInfo },
+  properties: { fingerprint },
   required: ['fingerprint'],
 };
-const severityCounts: Schema = {
-  type: 'object',
-  properties: Object.fromEntries(SEVERITIES.map((s) => [s, int])),
-  additionalProperties: false,
-};
+/** A finding in a page: with its fingerprint (kept short: the page's items are findings as get_finding gives). */
+const findingItem: Schema = { type: 'object', required: ['fingerprint'] };
+const severityCounts: Schema = { type: 'object', additionalProperties: int };
 
 /** `{total, <items>, limit, offset, next_offset}`: one page of a list (total null when the service does not say). */
 export const page = (items: string, item: Schema, more: Record<string, Schema> = {}): Schema => ({
   type: 'object',
   properties: {
     total: intOrNull,
-    [items]: { type: 'array', items: item, maxItems: MAX_PAGE },
-    limit: int,
-    offset: int,
+    [items]: { type: 'array', items: item },
     next_offset: intOrNull,
     ...more,
   },
   required: ['total', items, 'limit', 'offset', 'next_offset', ...Object.keys(more)],
-  additionalProperties: false,
 });
 
 /**
@@ -160,24 +145,16 @@ export const page = (items: string, item: Schema, more: Record<string, Schema> =
 export const compliance: Schema = {
   type: 'object',
   properties: {
-    score: { type: 'number', minimum: 0, maximum: 100 },
-    threshold: { type: 'number', minimum: 0, maximum: 100 },
+    score: { type: 'number' },
+    // null: the service set none (an optional number), as the CLI reads it (0–100 is checked by the verb).
+    threshold: { type: ['number', 'null'] },
   },
   required: ['score'],
 };
 
 export const authStatus: Schema = {
   type: 'object',
-  properties: {
-    profile: { type: 'string' },
-    base_url: stringOrNull,
-    workspace: stringOrNull,
-    email: stringOrNull,
-    token_source: { type: 'string', enum: ['keychain', 'file', 'env'] },
-    expires_at: stringOrNull,
-    expired: { type: ['boolean', 'null'] },
-    refreshable: { type: 'boolean' },
-  },
+  properties: { profile: str, token_source: { enum: ['keychain', 'file', 'env'] } },
   required: [
     'profile',
     'base_url',
@@ -188,24 +165,21 @@ export const authStatus: Schema = {
     'expired',
     'refreshable',
   ],
-  additionalProperties: false,
 };
 
 export const connectionsPage = page('connections', serviceObject);
-export const scansPage = page('scans', scanRecord());
-export const findingsPage = page('findings', finding, { ignored: int });
+export const scansPage = page('scans', scanItem);
+export const findingsPage = page('findings', findingItem, { ignored: int });
 
 export const waitResult = scanRecord(
   {
     gate: {
       type: 'object',
       properties: {
-        fail_on: { type: ['string', 'null'], enum: [...SEVERITIES, null] },
         failed: { type: 'boolean' },
         counts: severityCounts,
       },
       required: ['fail_on', 'failed', 'counts'],
-      additionalProperties: false,
     },
   },
   ['gate'],
@@ -214,27 +188,19 @@ export const waitResult = scanRecord(
 export const summaryResult: Schema = {
   type: 'object',
   properties: {
-    by: { type: 'string', enum: [...SUMMARY_GROUPINGS] },
+    by: str,
     total: int,
     groups: {
       type: 'array',
       maxItems: MAX_PAGE,
       items: {
         type: 'object',
-        properties: {
-          key: { type: 'string' },
-          count: int,
-          by_severity: { type: 'object', additionalProperties: int },
-        },
+        properties: { key: str, count: int },
         required: ['key', 'count', 'by_severity'],
-        additionalProperties: false,
       },
     },
-    ignored: int,
-    groups_total: int,
   },
   required: ['by', 'total', 'groups'],
-  additionalProperties: false,
 };
 
 export const diffResult = page(
@@ -242,11 +208,7 @@ export const diffResult = page(
   {
     type: 'object',
     properties: {
-      state: { type: 'string', enum: [...DIFF_STATES] },
-      fingerprint,
-      previous_severity: { type: 'string' },
-      why: { type: 'string', enum: ['new-rule', 'new-resource', 'ignore-expired', 'other'] },
-      ignored: ignoredInfo,
+      state: { enum: [...DIFF_STATES] },
     },
     required: ['state', 'fingerprint'],
   },
@@ -255,7 +217,6 @@ export const diffResult = page(
       type: 'object',
       properties: Object.fromEntries(DIFF_STATES.map((s) => [s, int])),
       required: [...DIFF_STATES],
-      additionalProperties: false,
     },
     base: stringOrNull,
   },

@@ -6,10 +6,18 @@
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export {
   CallToolRequestSchema,
+  ElicitResultSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
   JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 export { Ajv } from 'ajv';

@@ -5,6 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Screen } from './screen.js';
 
 /** JSON-RPC's own error codes (the SDK's ErrorCode has the same values). */
 export const PARSE_ERROR = -32700;
@@ -39,6 +40,8 @@ export class LineTransport implements Transport {
     private readonly stdin: Readable,
     private readonly stdout: Writable,
     private readonly schema: MessageSchema,
+    /** What the server checks of a message before the SDK reads it (src/mcp/screen.ts). */
+    private readonly screen?: Screen,
   ) {}
 
   private readonly onData = (chunk: Buffer | string): void => {
@@ -76,8 +79,12 @@ export class LineTransport implements Transport {
     else void this.close();
   };
   private ended = false;
-  /** Requests read and not yet answered (a cancelled one gets no answer: it is dropped when cancelled). */
-  private readonly pending = new Set<string | number>();
+  /**
+   * Requests read and not yet answered, by id, with how many are under way with that id: a client that reuses an
+   * id still has each call answered before stdin's end closes the server (a cancelled one gets no answer: it is
+   * dropped when cancelled).
+   */
+  private readonly pending = new Map<string | number, number>();
   private idleWaiters: (() => void)[] = [];
   private readonly onError = (err: Error): void => {
     this.onerror?.(err);
@@ -101,20 +108,28 @@ export class LineTransport implements Transport {
       this.reply(null, PARSE_ERROR, 'Parse error: the line is not JSON');
       return;
     }
+    if (this.screen) value = this.screen.rewrite(value);
     const parsed = this.schema.safeParse(value);
     if (!parsed.success) {
       this.reply(idOf(value), INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
       return;
     }
-    const m = parsed.data as {
+    const screened = this.screen ? this.screen.incoming(parsed.data) : { message: parsed.data };
+    if ('error' in screened) {
+      this.reply(screened.error.id, screened.error.code, screened.error.message);
+      return;
+    }
+    if ('drop' in screened) return;
+    const m = screened.message as {
       id?: string | number;
       method?: string;
       params?: { requestId?: string | number };
     };
-    if (m.method !== undefined && m.id !== undefined) this.pending.add(m.id);
+    if (m.method !== undefined && m.id !== undefined)
+      this.pending.set(m.id, (this.pending.get(m.id) ?? 0) + 1);
     if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined)
       this.settle(m.params.requestId);
-    this.onmessage?.(parsed.data);
+    this.onmessage?.(screened.message);
   }
 
   /** Resolves once every request read has been answered (or cancelled). */
@@ -124,7 +139,9 @@ export class LineTransport implements Transport {
   }
 
   private settle(id: string | number): void {
-    this.pending.delete(id);
+    const n = this.pending.get(id) ?? 0;
+    if (n > 1) this.pending.set(id, n - 1);
+    else this.pending.delete(id);
     if (this.pending.size > 0) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
@@ -138,6 +155,7 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
+    if (this.screen) message = this.screen.outgoing(message);
     const m = message as { id?: string | number; method?: string };
     if (m.method === undefined && m.id !== undefined && m.id !== null)
       queueMicrotask(() => this.settle(m.id!));

@@ -61,4 +61,33 @@ describe('mcp config', () => {
     expect(await w.run(config, { self })).toBe(2);
     expect(w.stderr.text).toContain('no profile named "nope"');
   });
+
+  it('--toolsets and --tools go into the args, checked first: a name the server does not have is exit 2', async () => {
+    const w = verbWorld([], {});
+    expect(await w.run(config, { self, toolsets: 'findings,account', tools: 'get_scan' })).toBe(0);
+    const server = (JSON.parse(w.stdout.text) as { mcpServers: { cssctl: { args: string[] } } }).mcpServers
+      .cssctl;
+    expect(server.args).toStrictEqual([
+      ...self.args,
+      'mcp',
+      '--toolsets',
+      'findings,account',
+      '--tools',
+      'get_scan',
+    ]);
+    const bad = verbWorld([], {});
+    expect(await bad.run(config, { self, toolsets: 'findings,admin' })).toBe(2);
+    expect(bad.stderr.text).toContain('--toolsets: "admin" is not one of account, scans, findings');
+    expect(bad.stdout.text).toBe('');
+  });
+
+  it.each(['https://user:pw@scanner.example.com', 'https://scanner.example.com/?token=abc'])(
+    'a base URL with credentials or a query (%s) is refused, exit 2, nothing printed to paste',
+    async (url) => {
+      const w = verbWorld([], { env: { CSSCTL_BASE_URL: url } });
+      expect(await w.run(config, { self })).toBe(2);
+      expect(w.stdout.text).toBe('');
+      expect(w.stderr.text).toMatch(/invalid base URL/);
+    },
+  );
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, bucketFor, windowsOf } from '../../src/core/http/ratelimit.js';
+import { RateLimiter, RateWindows, bucketFor, windowsOf } from '../../src/core/http/ratelimit.js';
 import { CliError, RateLimitError, exitCodeFor } from '../../src/core/errors.js';
 import { fileExhaustedWindows } from '../../src/core/ratelimit-state.js';
 import type { HttpResponse, Send } from '../../src/core/http/types.js';
@@ -509,5 +509,69 @@ describe('mutations that used to survive', () => {
     ]);
     await limiter.layer(t.send)(req());
     expect(t.sent[1]!.at).toBeGreaterThanOrEqual(Number(reset) * 1000);
+  });
+});
+
+describe("documented limits before the first headers (issue 34 item 5: the MCP server's shared windows)", () => {
+  /** A service allowing `limit` requests a minute, answering each after a few ms; with or without headers. */
+  function service(clock: FakeClock, limit: number, headers = true) {
+    let windowStart = clock.now();
+    let used = 0;
+    let over = 0;
+    const send: Send = async () => {
+      // Counted when it arrives; answered a moment later (the requests sent together are all under way).
+      if (clock.now() - windowStart >= 60_000) {
+        windowStart = clock.now();
+        used = 0;
+      }
+      const reset = Math.ceil((windowStart + 60_000) / 1000);
+      used++;
+      const n = used;
+      await new Promise((r) => setTimeout(r, 2));
+      if (n > limit) {
+        over++;
+        return { status: 429, headers: headers ? rl(0, reset) : {}, body: '{}' };
+      }
+      return { status: 200, headers: headers ? rl(limit - n, reset) : {}, body: '{}' };
+    };
+    return { send, over: () => over, used: () => used };
+  }
+
+  function limiters(clock: FakeClock, documented: boolean) {
+    const windows = new RateWindows(undefined, documented);
+    return () => new RateLimiter({ clock, maxWaitMs: 600_000, windows });
+  }
+
+  it('60 concurrent calls against a 20-a-minute window draw at most a few 429s', async () => {
+    const clock = new FakeClock();
+    const s = service(clock, 20);
+    const make = limiters(clock, true);
+    const all = await Promise.all(Array.from({ length: 60 }, () => make().layer(s.send)(req())));
+    expect(all.every((r) => r.status === 200)).toBe(true);
+    expect(s.over()).toBeLessThanOrEqual(3);
+  });
+
+  it('without the documented limits (a command of its own), the same burst draws many (variant: the test can fail)', async () => {
+    const clock = new FakeClock();
+    const s = service(clock, 20);
+    const make = limiters(clock, false);
+    await Promise.all(Array.from({ length: 60 }, () => make().layer(s.send)(req())));
+    expect(s.over()).toBeGreaterThan(20);
+  });
+
+  it('a service that sends no headers: 120 a minute assumed, then a wait for the window (10 for scan creations)', async () => {
+    const clock = new FakeClock();
+    const s = service(clock, 1000, false);
+    const make = limiters(clock, true);
+    await Promise.all(Array.from({ length: 121 }, () => make().layer(s.send)(req())));
+    expect(clock.totalSlept).toBeGreaterThanOrEqual(59_000);
+    const clock2 = new FakeClock();
+    const s2 = service(clock2, 1000, false);
+    const make2 = limiters(clock2, true);
+    const create = req({ method: 'POST', url: 'http://127.0.0.1:1/api/v1/scans' });
+    await Promise.all(Array.from({ length: 10 }, () => make2().layer(s2.send)(create)));
+    expect(clock2.totalSlept).toBe(0);
+    await make2().layer(s2.send)(create);
+    expect(clock2.totalSlept).toBeGreaterThanOrEqual(59_000);
   });
 });

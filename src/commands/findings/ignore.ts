@@ -12,6 +12,7 @@ import {
   IGNORE_FILE_NAME,
   displayPath,
   findIgnoreFile,
+  hasByteOrderMark,
   parseIgnoreText,
   readIgnoreText,
 } from '../../report/ignore/file.js';
@@ -103,7 +104,9 @@ export async function ignore(
       if (entries.length === 0) return entries;
       const after = appendEntries(current, entries, display);
       const mode = current === undefined ? 0o644 : statSync(path).mode & 0o777;
-      writeFileAtomic(path, after, mode);
+      // Every byte of the file is kept: its byte-order mark too (the text was read without it).
+      const bom = current !== undefined && hasByteOrderMark(path);
+      writeFileAtomic(path, bom ? `\ufeff${after}` : after, mode);
       return entries;
     },
     () => ctx.io.notice(`waiting for another cssctl to finish writing ${display}`),

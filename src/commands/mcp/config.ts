@@ -4,12 +4,17 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { selfCommand, type SelfCommand } from '../../core/self.js';
+import { normalizeBaseUrl } from '../../core/url.js';
+import { TOOL_NAMES, selectedNames } from './toolsets.js';
 import { after, type Result } from '../../report/result.js';
 import type { McpClient } from './clients.js';
 
 export interface McpConfigOptions {
   client?: McpClient;
   allowWrite?: boolean;
+  /** --toolsets and --tools, passed on to the server (checked here first: exit 2). */
+  toolsets?: string;
+  tools?: string;
   /** How this cssctl is started (tests); default: this process's own command. */
   self?: SelfCommand;
 }
@@ -44,12 +49,18 @@ export async function config(ctx: Context, opts: McpConfigOptions): Promise<Resu
   const profile = ctx.globals.profile ?? (ctx.env.CSSCTL_PROFILE || undefined);
   // A profile that does not exist would make every tool call fail: exit 2 now, naming it.
   if (profile !== undefined) ctx.requireProfile();
+  // Names the server would refuse: exit 2 now, naming them, rather than a server that never starts.
+  selectedNames(opts, TOOL_NAMES);
+  // A base URL carrying credentials or a query is refused as every command refuses it: never into a client's file.
+  if (ctx.env.CSSCTL_BASE_URL) normalizeBaseUrl(ctx.env.CSSCTL_BASE_URL);
   const self = opts.self ?? selfCommand();
   const args = [
     ...self.args,
     'mcp',
     ...(profile !== undefined ? ['--profile', ctx.profileName] : []),
     ...(opts.allowWrite ? ['--allow-write'] : []),
+    ...(opts.toolsets !== undefined ? ['--toolsets', opts.toolsets] : []),
+    ...(opts.tools !== undefined ? ['--tools', opts.tools] : []),
   ];
   const env: Record<string, string> = {};
   for (const name of PASSED_ON) {

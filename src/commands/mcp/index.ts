@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import type { Wire } from '../shared/action.js';
 import { MCP_CLIENTS, MCP_CONFIG_OFFER } from './clients.js';
+import { TOOLSET_NAMES } from './toolsets.js';
 import type { McpConfigOptions } from './config.js';
 
 /** `cssctl mcp` (the MCP server over stdio: src/mcp/) and `cssctl mcp config`, cli-contract.md §13. */
@@ -12,6 +13,11 @@ export function registerMcp(program: Command, wire: Wire): void {
       'serve the Model Context Protocol over stdio, for AI assistants (read-only unless --allow-write)',
     )
     .option('--allow-write', 'also offer the tools that change something: create_scan and ignore_finding')
+    .option(
+      '--toolsets <sets>',
+      `offer only the tools of these sets, separated by commas: ${TOOLSET_NAMES.join(', ')}`,
+    )
+    .option('--tools <names>', 'offer only these tools (and those of --toolsets), separated by commas')
     .action(wire.frontEnd('mcp'));
   const config = mcp
     .command('config')
@@ -22,6 +28,8 @@ export function registerMcp(program: Command, wire: Wire): void {
         .default('claude'),
     )
     .option('--allow-write', 'register the server with --allow-write')
+    .option('--toolsets <sets>', 'register the server with --toolsets')
+    .option('--tools <names>', 'register the server with --tools')
     .action(
       wire(async () => {
         const { config: verb } = await import('./config.js');
@@ -31,6 +39,8 @@ export function registerMcp(program: Command, wire: Wire): void {
           verb(ctx, {
             ...opts,
             allowWrite: opts.allowWrite || mcp.opts<{ allowWrite?: boolean }>().allowWrite,
+            toolsets: opts.toolsets ?? mcp.opts<{ toolsets?: string }>().toolsets,
+            tools: opts.tools ?? mcp.opts<{ tools?: string }>().tools,
           });
       }, MCP_CONFIG_OFFER),
     );

@@ -56,16 +56,20 @@ const PENDING = new Set(['queued', 'pending', 'created', 'scheduled', 'running',
  * gated on, never printed in the resume line); a status cssctl does not know is named in one warning, and
  * waited on until the deadline.
  */
-export function pollChecks(io: Pick<IO, 'warn'>, id: string): (scan: Scan) => Scan {
+export function pollChecks(io: Pick<IO, 'warn' | 'quotesService'>, id: string): (scan: Scan) => Scan {
   const warned = new Set<string>();
   return (scan) => {
     if (scan.scan_id !== id)
-      throw new CliError(`the service answered about scan ${scan.scan_id} when asked for scan ${id}`);
+      throw new CliError(`the service answered about scan ${scan.scan_id} when asked for scan ${id}`, {
+        neutral: `the service answered about another scan when asked for scan ${id}; the wait stopped`,
+      });
     const status = scan.status.toLowerCase();
     if (!isFinal(status) && !PENDING.has(status) && !warned.has(status)) {
       warned.add(status);
       io.warn(
-        `scan ${id} has the status "${scan.status}", which cssctl does not know; waiting until it is final or --wait-timeout passes`,
+        io.quotesService
+          ? `scan ${id} has the status "${scan.status}", which cssctl does not know; waiting until it is final or --wait-timeout passes`
+          : `scan ${id} has a status cssctl does not know; waiting until it is final or the time-out passes`,
       );
     }
     return scan;
@@ -141,9 +145,18 @@ export async function pollScan(
   const { baseMs, maxMs } = pollSchedule(ctx.env);
   let scan: Scan | undefined = typeof first === 'string' ? undefined : first;
   let status = scan?.status ?? 'unknown';
-  const text = () => `Scan ${id}: ${status} (${formatWait(clock.now() - started)})`;
+  // Where messages may not quote the service (the MCP server), a status cssctl does not know is not named.
+  const shown = () =>
+    io.quotesService
+      ? status
+      : scan === undefined
+        ? 'asking the service'
+        : isFinal(status.toLowerCase()) || PENDING.has(status.toLowerCase())
+          ? status.toLowerCase()
+          : 'a status cssctl does not know';
+  const text = () => `Scan ${id}: ${shown()} (${formatWait(clock.now() - started)})`;
   const spinner = await io.spinner(text());
-  const ticker = io.spinnersEnabled ? setInterval(() => spinner.update(text()), 1000) : undefined;
+  const ticker = io.ticking ? setInterval(() => spinner.update(text()), 1000) : undefined;
   ticker?.unref();
   // Progress only on a terminal (cli-contract.md §3): elsewhere the wait is silent until its summary.
   const note = () => spinner.update(text());

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { CliError, DeadlineError, RateLimitError } from '../errors.js';
+import { CliError, DeadlineError, InterruptedError, RateLimitError } from '../errors.js';
 import type { HttpRequest, HttpResponse, Send } from './types.js';
 
 interface BucketState {
@@ -7,8 +7,11 @@ interface BucketState {
   remaining: number;
   /** Epoch ms at which the window resets. */
   resetAt: number;
-  /** Seen in an answer to this process, or remembered from an earlier cssctl process. */
-  from: 'answer' | 'shared';
+  /**
+   * Seen in an answer to this process, remembered from an earlier cssctl process, or assumed from the documented
+   * limits while the service has sent no X-RateLimit-* headers (RateWindows.documented).
+   */
+  from: 'answer' | 'shared' | 'assumed';
 }
 
 /**
@@ -80,8 +83,28 @@ export class RateWindows {
   readonly buckets = new Map<string, BucketState>();
   readonly inFlight = new Map<string, number>();
   sharedLoaded = false;
+  /**
+   * The first request of a window whose limits are not known yet, by window: requests beside it wait for its
+   * answer (documented only), which says the limits or, without headers, lets the documented ones be assumed.
+   */
+  readonly probes = new Map<string, Promise<void>>();
 
-  constructor(readonly shared?: ExhaustedWindows) {}
+  /**
+   * @param documented Before the service's first rate-limit headers, assume its documented limits (the MCP
+   * server's overlapping calls: 60 at once against a 20-a-minute window would otherwise draw 40 × 429).
+   */
+  constructor(
+    readonly shared?: ExhaustedWindows,
+    readonly documented = false,
+  ) {}
+}
+
+/** The service's documented limits (service-api.md §8), per minute, by the kind of window. */
+export const DOCUMENTED_LIMITS: Record<string, number> = { all: 120, 'scans-create': 10 };
+const WINDOW_MS = 60_000;
+
+function kindOf(key: string): string {
+  return key.slice(key.lastIndexOf(' ') + 1);
 }
 
 /**
@@ -119,9 +142,16 @@ export class RateLimiter {
       for (;;) {
         // Checked again after each wait: a request sent beside this one may have taken what was left.
         this.loadShared();
+        // Looked at without yielding: requests sent together must see the first one's probe.
+        const probes = this.pendingProbes(keys);
+        if (probes) {
+          await this.waitForProbes(probes, req.signal);
+          continue;
+        }
         while (keys.some((k) => (this.buckets.get(k)?.remaining ?? 1) <= 0))
           await this.waitForBuckets(keys, req);
         // What this request will use is taken now, so a request sent beside it waits when it was the last.
+        const probing = this.startProbes(keys);
         for (const k of keys) {
           const b = this.buckets.get(k);
           if (b) b.remaining--;
@@ -130,16 +160,78 @@ export class RateLimiter {
         let res: HttpResponse;
         try {
           res = await next(req);
-        } finally {
+        } catch (err) {
           for (const k of keys) this.inFlight.set(k, this.inFlight.get(k)! - 1);
+          probing();
+          throw err;
         }
+        for (const k of keys) this.inFlight.set(k, this.inFlight.get(k)! - 1);
         this.record(key, res);
+        this.assume(keys);
+        probing();
         if (res.status !== 429) return res;
         const waitMs = this.waitAfter429(res);
         this.checkDeadline(req, waitMs, 'answer');
         await this.waitOnce(key, () => this.spend(waitMs, '429', req.url, req.signal));
       }
     };
+  }
+
+  /**
+   * Documented windows only: a window whose limits are not known while its first request is under way is
+   * waited on (that request's answer tells them); the caller then looks again.
+   */
+  private pendingProbes(keys: string[]): Promise<void>[] | undefined {
+    if (!this.windows.documented) return undefined;
+    const probes = keys.filter((k) => !this.buckets.has(k)).map((k) => this.windows.probes.get(k));
+    const pending = probes.filter((p): p is Promise<void> => p !== undefined);
+    return pending.length === 0 ? undefined : pending;
+  }
+
+  private async waitForProbes(pending: Promise<void>[], signal?: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const abort = () => reject(new InterruptedError());
+      if (signal?.aborted) return abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      void Promise.all(pending).then(() => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      });
+    });
+  }
+
+  /** This request is the first of its windows whose limits are unknown: the others wait for it. Returns its end. */
+  private startProbes(keys: string[]): () => void {
+    if (!this.windows.documented) return () => undefined;
+    const ends: (() => void)[] = [];
+    for (const k of keys) {
+      if (this.buckets.has(k) || this.windows.probes.has(k) || DOCUMENTED_LIMITS[kindOf(k)] === undefined)
+        continue;
+      let end!: () => void;
+      this.windows.probes.set(k, new Promise<void>((resolve) => (end = resolve)));
+      ends.push(() => {
+        this.windows.probes.delete(k);
+        end();
+      });
+    }
+    return () => ends.forEach((e) => e());
+  }
+
+  /** An answer without rate-limit headers: its windows are assumed to have the documented limits. */
+  private assume(keys: string[]): void {
+    if (!this.windows.documented) return;
+    const now = this.opts.clock.now();
+    for (const k of keys) {
+      const limit = DOCUMENTED_LIMITS[kindOf(k)];
+      if (limit === undefined || this.buckets.has(k)) continue;
+      this.buckets.set(k, {
+        limit,
+        // This request, and those still in flight, are spent from the window.
+        remaining: limit - 1 - (this.inFlight.get(k) ?? 0),
+        resetAt: now + WINDOW_MS,
+        from: 'assumed',
+      });
+    }
   }
 
   /** Windows an earlier cssctl process saw exhausted, read once before the first request. */
@@ -179,7 +271,7 @@ export class RateLimiter {
    * (DeadlineError) if it comes no later than the rest of the --max-wait budget, else --max-wait (exit 8,
    * from spend()). A total exactly equal to --max-wait is still within it.
    */
-  private checkDeadline(req: HttpRequest, waitMs: number, from: 'answer' | 'shared'): void {
+  private checkDeadline(req: HttpRequest, waitMs: number, from: BucketState['from']): void {
     if (req.deadline === undefined) return;
     const left = req.deadline - this.opts.clock.now();
     if (waitMs < left) return;
@@ -189,7 +281,9 @@ export class RateLimiter {
     throw new DeadlineError(
       from === 'shared'
         ? `a rate-limit window an earlier cssctl process saw exhausted resets in ${secs}s, after the deadline`
-        : `the service asks to wait ${secs}s before the next request, past the deadline`,
+        : from === 'assumed'
+          ? `the service's documented rate limit is used up for ${secs}s, past the deadline`
+          : `the service asks to wait ${secs}s before the next request, past the deadline`,
     );
   }
 
@@ -256,7 +350,7 @@ export class RateLimiter {
     reason: 'limit-reached' | '429',
     url: string,
     signal?: AbortSignal,
-    from: 'answer' | 'shared' = 'answer',
+    from: BucketState['from'] = 'answer',
   ): Promise<void> {
     if (this.waitedMs + waitMs > this.opts.maxWaitMs) {
       const secs = Math.ceil(waitMs / 1000);
@@ -264,7 +358,9 @@ export class RateLimiter {
       const source =
         from === 'shared'
           ? `a rate-limit window an earlier cssctl process saw exhausted (ratelimit-state.json) resets in ${secs}s`
-          : `the service asks to wait ${secs}s`;
+          : from === 'assumed'
+            ? `the service's documented limit is used up for ${secs}s`
+            : `the service asks to wait ${secs}s`;
       // Say which passed the limit: this wait alone, or the running total of this command's waits.
       throw new RateLimitError(
         waitMs > this.opts.maxWaitMs || this.waitedMs === 0

@@ -38,7 +38,11 @@ export function sharedHttp(
 ): SharedHttp {
   return {
     transport: o.transport ?? createTransport({ timeoutMs: o.timeoutMs, clock: o.clock }),
-    windows: new RateWindows(fileExhaustedWindows(o.configDir, () => o.clock.now())),
+    // Overlapping calls: before the first rate-limit headers, the documented limits, not none (§13).
+    windows: new RateWindows(
+      fileExhaustedWindows(o.configDir, () => o.clock.now()),
+      true,
+    ),
   };
 }
 

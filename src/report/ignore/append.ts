@@ -26,9 +26,12 @@ export function parseExpires(raw: string | undefined, now: number): string {
   if (end !== undefined && end < now)
     throw new UsageError(
       `invalid --expires "${raw}": that day has passed; an entry must expire in the future`,
+      { neutral: `expires: ${value} has passed; an entry must expire in the future` },
     );
   if (end !== undefined) return value;
-  throw new UsageError(`invalid --expires "${raw}": use YYYY-MM-DD, <n>d (such as 30d) or never`);
+  throw new UsageError(`invalid --expires "${raw}": use YYYY-MM-DD, <n>d (such as 30d) or never`, {
+    neutral: `expires: ${JSON.stringify(value).slice(0, 40)} is not a day of the calendar, <n>d (such as 30d) or never`,
+  });
 }
 
 /**
@@ -101,7 +104,7 @@ export function appendEntries(
     const { doc, file } = parseIgnoreText(text, display, display);
     // New lines end as the file's do, so a CRLF file does not come back with mixed line endings.
     const eol = eolOf(text);
-    out = insert(text, doc, entries, eol) ?? viaDocument(doc, entries, eol);
+    out = insert(text, doc, entries, eol) ?? viaDocument(doc, entries, eol, text.startsWith('\ufeff'));
     let after;
     try {
       after = parseIgnoreText(out, display, display).file;
@@ -143,9 +146,14 @@ function insert(text: string, doc: Document, entries: readonly NewEntry[], eol: 
   const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'ignore');
   if (pair === undefined) return `${withNewline(text)}ignore:${eol}${render(entries, '  ', eol)}`;
   const value = pair.value as import('yaml').Node | null;
-  if (value === null || (isScalar(value) && value.value === null)) {
-    // `ignore:` with nothing after it, or a null (`~`, `null`, `!!null`): the null's text is taken out, so the key
-    // has nothing after it (a comment stays), and the entries go on the lines that follow.
+  if (
+    value === null ||
+    (isScalar(value) && value.value === null) ||
+    (isSeq(value) && value.flow && value.items.length === 0)
+  ) {
+    // `ignore:` with nothing after it, a null (`~`, `null`, `!!null`) or an empty flow list (`[]`): its text is
+    // taken out, so the key has nothing after it (a comment stays where it was), and the entries go on the
+    // lines that follow; every other byte (a byte-order mark too) is kept.
     const keyEnd = (pair.key as import('yaml').Node).range![1];
     const colon = text.indexOf(':', keyEnd);
     const end = value?.range?.[1] ?? colon + 1;
@@ -174,7 +182,7 @@ function insert(text: string, doc: Document, entries: readonly NewEntry[], eol: 
 }
 
 /** A flow list (`ignore: []`): rewritten by the yaml package's Document API, comments kept. */
-function viaDocument(doc: Document, entries: readonly NewEntry[], eol: string): string {
+function viaDocument(doc: Document, entries: readonly NewEntry[], eol: string, bom: boolean): string {
   const list = doc.get('ignore', true) as import('yaml').YAMLSeq;
   list.flow = false;
   for (const e of entries) {
@@ -182,6 +190,8 @@ function viaDocument(doc: Document, entries: readonly NewEntry[], eol: string): 
     node.commentBefore = ` ${commentText(e.comment)}`;
     list.items.push(node);
   }
-  const out = doc.toString({ lineWidth: 0 });
-  return eol === '\n' ? out : out.replace(/\r?\n/g, eol);
+  const text = doc.toString({ lineWidth: 0 });
+  const out = eol === '\n' ? text : text.replace(/\r?\n/g, eol);
+  // The yaml package drops a byte-order mark: the file keeps its own.
+  return bom && !out.startsWith('\ufeff') ? `\ufeff${out}` : out;
 }

@@ -102,6 +102,17 @@ export function displayPath(path: string, cwd: string): string {
  * The file's text, refused with a clear error when it is a symbolic link to a file outside its own folder, not
  * a regular file, larger than MAX_IGNORE_BYTES, or not UTF-8.
  */
+/** Whether the file begins with a UTF-8 byte-order mark (readIgnoreText leaves it out; a write puts it back). */
+export function hasByteOrderMark(path: string): boolean {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const head = Buffer.alloc(3);
+    return readSync(fd, head, 0, 3, 0) === 3 && head.equals(Buffer.from([0xef, 0xbb, 0xbf]));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readIgnoreText(path: string, display: string): string {
   let st;
   try {

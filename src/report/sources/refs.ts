@@ -56,14 +56,21 @@ export function describeRef(ref: Ref): string {
 export async function finalScan(client: ApiClient, id: string, flag: string): Promise<Scan> {
   const scan = await getScan(client, id);
   // As scans wait does (§2): an answer about another scan is never compared, gated on or read for findings.
+  // The MCP server's wording (neutral) names neither the service's status nor its id, nor a flag: the argument.
+  const arg = flag.replace(/^--/, '');
   if (scan.scan_id !== id)
-    throw new CliError(`${flag}: the service answered about scan ${scan.scan_id} when asked for scan ${id}`);
+    throw new CliError(`${flag}: the service answered about scan ${scan.scan_id} when asked for scan ${id}`, {
+      neutral: `${arg}: the service answered about another scan when asked for scan ${id}; nothing was compared`,
+    });
   if (!isFinal(scan.status))
     throw new UsageError(`${flag} scan ${id} is still ${scan.status}: it has no final findings yet`, {
       hint: `wait for it first: cssctl scans wait ${id}`,
+      neutral: `${arg}: scan ${id} is not final yet, so it has no findings to compare (call wait_scan first; get_scan shows its status)`,
     });
   if (isFailed(scan.status))
-    throw new UsageError(`${flag} scan ${id} ${scan.status}: it has no findings to compare`);
+    throw new UsageError(`${flag} scan ${id} ${scan.status}: it has no findings to compare`, {
+      neutral: `${arg}: scan ${id} did not complete, so it has no findings to compare (get_scan shows its status)`,
+    });
   return scan;
 }
 
