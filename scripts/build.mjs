@@ -235,6 +235,31 @@ const jqApart = {
 };
 
 /**
+ * jq-wasm keeps all of jq's output until jq ends; cssctl writes each result as jq yields it. Its two output
+ * callbacks are given hooks (src/jq/worker-code.ts: jq's thread sets them for a run that streams, and puts them
+ * in itself when it loads jq-wasm from node_modules). The build stops when the text is not there (another
+ * jq-wasm than the one package.json pins).
+ */
+const jqOutputHooks = {
+  name: 'jq-output-hooks',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]jq-wasm[\\/]dist[\\/]inline\.cjs$/ }, async (a) => {
+      // The same text the thread puts in (Node runs the .ts file as it is: its types are stripped).
+      const w = await import('../src/jq/worker-code.ts');
+      const text = readFileSync(a.path, 'utf8');
+      if (!text.includes(w.JQ_WASM_STDOUT) || !text.includes(w.JQ_WASM_STDERR))
+        throw new Error(`build: ${a.path} has no output callbacks to hook (jq-wasm changed?)`);
+      return {
+        contents: text
+          .replace(w.JQ_WASM_STDOUT, w.JQ_WASM_STDOUT_HOOKED)
+          .replace(w.JQ_WASM_STDERR, w.JQ_WASM_STDERR_HOOKED),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
  * The pages of `cssctl help <topic>` (src/help/pages.ts) with their renderer and marked: a file of their own,
  * dist/help-topics.cjs, required only by `help <topic>`, so no other command loads the text.
  */
@@ -366,6 +391,7 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
     metafile: true,
     format: 'cjs',
     entryPoints: { jq: 'node_modules/jq-wasm/dist/inline.cjs' },
+    plugins: [jqOutputHooks],
     outExtension: { '.js': '.cjs' },
     banner: {},
     outdir: dist,

@@ -14,7 +14,14 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { JqResult } from 'jq-wasm';
 import { CliError, InterruptedError } from '../core/errors.js';
-import { JQ_WORKER_CODE } from './worker-code.js';
+import {
+  JQ_WORKER_CODE,
+  RING_BYTES,
+  RING_DATA,
+  RING_NUDGED,
+  RING_READ,
+  RING_WRITTEN,
+} from './worker-code.js';
 
 /** Where the worker loads jq from: a file it can require, or the text of one (the single executable's asset). */
 type JqFrom = { path: string } | { code: string; filename: string };
@@ -33,21 +40,44 @@ function jqFrom(): JqFrom {
 type Reply =
   { id: number; result: JqResult } | { id: number; aborted: string } | { id: number; failed: string };
 
+/** Takes the results jq has yielded so far, each as compact JSON (one per jq output), in order. */
+export type OnResults = (results: string[]) => void;
+
 /** jq's thread: one at a time per process, made again after it was terminated or died. */
 class JqThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: unknown) => void }>();
   private next = 1;
+  /** The results jq writes as it runs (worker-code.ts): control words and bytes, shared with jq's thread. */
+  private readonly ctrl: Int32Array;
+  private readonly ring: Uint8Array;
+  private readonly decoder = new TextDecoder();
+  /** The text after the last line break taken from the ring. */
+  private partial = '';
+  /** Who takes the results of the run under way (one streams at a time: jq's thread runs one at a time). */
+  private readonly listeners = new Map<number, OnResults>();
   dead = false;
 
   constructor() {
     const { Worker } = process.getBuiltinModule(
       'node:worker_threads',
     ) as typeof import('node:worker_threads');
-    this.worker = new Worker(JQ_WORKER_CODE, { eval: true, workerData: { from: jqFrom() } });
+    const shared = new SharedArrayBuffer(RING_DATA + RING_BYTES);
+    this.ctrl = new Int32Array(shared, 0, 4);
+    this.ring = new Uint8Array(shared, RING_DATA, RING_BYTES);
+    this.worker = new Worker(JQ_WORKER_CODE, { eval: true, workerData: { from: jqFrom(), ring: shared } });
     // Only a question waiting for its answer keeps the process alive (ref'd in ask()).
     this.worker.unref();
-    this.worker.on('message', (reply: Reply) => {
+    this.worker.on('message', (reply: Reply | { nudge: true }) => {
+      if ('nudge' in reply) {
+        this.take();
+        return;
+      }
+      this.take();
+      // A last result without its line break (a halt may leave one).
+      if (this.partial !== '') this.listeners.get(reply.id)?.([this.partial]);
+      this.partial = '';
+      this.listeners.delete(reply.id);
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
@@ -67,15 +97,47 @@ class JqThread {
     filter: string,
     flags: string[],
     signal?: AbortSignal,
+    onResults?: OnResults,
   ): Promise<Reply> {
     if (this.dead) return Promise.reject(new CliError('jq stopped'));
     if (signal?.aborted) return Promise.reject(new InterruptedError());
     const id = this.next++;
     this.worker.ref();
+    if (onResults) this.listeners.set(id, onResults);
+    const stream = onResults !== undefined;
     this.worker.postMessage(
-      typeof input === 'string' ? { id, input, filter, flags } : { id, held: input.held, filter, flags },
+      typeof input === 'string'
+        ? { id, input, filter, flags, stream }
+        : { id, held: input.held, filter, flags, stream },
     );
     return this.answer(id, signal);
+  }
+
+  /**
+   * Takes what jq's thread has put in the ring since the last time and hands the whole lines on, in order, to the
+   * run they belong to (the one under way: a run's answer comes only once its bytes were taken). The thread waits
+   * while the ring is full, so a filter that never ends holds no more memory than the ring.
+   */
+  private take(): void {
+    Atomics.store(this.ctrl, RING_NUDGED, 0);
+    const read = Atomics.load(this.ctrl, RING_READ);
+    const written = Atomics.load(this.ctrl, RING_WRITTEN);
+    const n = (written - read) | 0;
+    if (n === 0) return;
+    const at = read & (RING_BYTES - 1);
+    const first = Math.min(n, RING_BYTES - at);
+    // A copy: TextDecoder takes no view of shared memory.
+    const bytes = new Uint8Array(n);
+    bytes.set(this.ring.subarray(at, at + first));
+    if (n > first) bytes.set(this.ring.subarray(0, n - first), first);
+    Atomics.store(this.ctrl, RING_READ, written);
+    Atomics.notify(this.ctrl, RING_READ);
+    const text = this.partial + this.decoder.decode(bytes, { stream: true });
+    const cut = text.lastIndexOf('\n');
+    this.partial = text.slice(cut + 1);
+    if (cut < 0) return;
+    const listener = this.listeners.values().next().value;
+    listener?.(text.slice(0, cut).split('\n'));
   }
 
   /** A part of a document, kept by jq's thread under `key` until it is run over (or dropped). */
@@ -207,16 +269,20 @@ export class JqProgram {
     return new JqProgram(this.filter, this.flags, signal);
   }
 
-  /** Runs the program over `text`: one or more JSON values (a document, or ndjson lines). */
-  run(text: string): Promise<JqRun> {
-    return this.runOver(text);
+  /**
+   * Runs the program over `text`: one or more JSON values (a document, or ndjson lines). With `onResults`, the
+   * results are handed to it as jq yields them (the run's own `results` are then empty), and none after jq's
+   * first error.
+   */
+  run(text: string, onResults?: OnResults): Promise<JqRun> {
+    return this.runOver(text, onResults);
   }
 
   /**
    * A document handed to jq's thread part by part as it is written (-o json), so this thread never holds the
    * whole of it; `run()` of the result runs the program over it, `drop()` forgets it.
    */
-  document(): { add(text: string): void; run(): Promise<JqRun>; drop(): void } {
+  document(): { add(text: string): void; run(onResults?: OnResults): Promise<JqRun>; drop(): void } {
     const key = nextDocument++;
     let on: JqThread | undefined;
     return {
@@ -225,18 +291,18 @@ export class JqProgram {
         on ??= thread();
         on.hold(key, text);
       },
-      run: () => {
+      run: (onResults) => {
         // A thread that ended since (interrupted, or crashed) lost the parts: never a run over half a document.
         if (on !== undefined && on !== current) return Promise.reject(new CliError('jq stopped'));
-        return this.runOver(on === undefined ? '' : { held: key });
+        return this.runOver(on === undefined ? '' : { held: key }, onResults);
       },
       drop: () => on?.drop(key),
     };
   }
 
-  private async runOver(input: string | { held: number }): Promise<JqRun> {
+  private async runOver(input: string | { held: number }, onResults?: OnResults): Promise<JqRun> {
     if (this.signal?.aborted) throw new InterruptedError();
-    const reply = await thread().ask(input, this.filter, this.flags, this.signal);
+    const reply = await thread().ask(input, this.filter, this.flags, this.signal, onResults);
     if ('failed' in reply) throw new CliError(`jq could not be loaded: ${reply.failed}`);
     if ('aborted' in reply) return { results: [], messages: '', error: { message: aborted(reply.aborted) } };
     const r = reply.result;
