@@ -237,6 +237,76 @@ describe('--jq through the binary', () => {
     }
   }, 60_000);
 
+  /** cssctl with `args`, stdout read as it comes; `until` is awaited on the text read so far. */
+  function streaming(args: string[]) {
+    const [cmd, argv] = cliSpawn(args);
+    const child = spawn(cmd, argv, { env: cleanEnv(w.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    const firstLine = async () => {
+      const deadline = Date.now() + 15_000;
+      while (!stdout.includes('\n') && child.exitCode === null && Date.now() < deadline) await sleep(10);
+      return stdout.slice(0, stdout.indexOf('\n') + 1);
+    };
+    const ended = (ms: number) => Promise.race([exited, sleep(ms).then(() => 'still running' as const)]);
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
+    return { child, firstLine, ended, kill, out: () => stdout, err: () => stderr };
+  }
+
+  it("results print as jq yields them: a long filter's first result is out before it ends", async () => {
+    const run = streaming(['connections', 'list', '--jq', '.[0].id, (last(range(1e12)) | tostring)']);
+    try {
+      expect(await run.firstLine()).toMatch(/^con_\w+\n$/);
+      // Still running: the result came before the filter's end.
+      expect(run.child.exitCode).toBeNull();
+      run.child.kill('SIGINT');
+      expect(await run.ended(5_000)).toBe(130);
+    } finally {
+      run.kill();
+    }
+  }, 30_000);
+
+  it("--jq 'range(1e9)' | head -1 ends within 1 s of the reader leaving", async () => {
+    const run = streaming(['connections', 'list', '--jq', 'range(1e9)']);
+    try {
+      expect(await run.firstLine()).toBe('0\n');
+      // As `head -1` does once it has its line: the pipe's reading end closes.
+      const at = Date.now();
+      run.child.stdout.destroy();
+      expect(await run.ended(5_000)).toBe(0);
+      expect(Date.now() - at).toBeLessThan(1_000);
+      expect(run.err()).toBe('');
+    } finally {
+      run.kill();
+    }
+  }, 30_000);
+
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    "%s during --jq 'repeat(1)' (results pouring out) ends with 130 within 1 s",
+    async (signal) => {
+      const run = streaming(['connections', 'list', '--jq', 'repeat(1)']);
+      try {
+        expect(await run.firstLine()).toBe('1\n');
+        await sleep(300);
+        const at = Date.now();
+        run.child.kill(signal);
+        expect(await run.ended(5_000)).toBe(130);
+        expect(Date.now() - at).toBeLessThan(1_000);
+        expect(run.err()).toMatch(/interrupted/);
+        // Whole results only, each as jq wrote it.
+        expect(run.out()).toMatch(/^(1\n)+$/);
+      } finally {
+        run.kill();
+      }
+    },
+    30_000,
+  );
+
   it('a command that sets its own exit code after its output (scans wait --fail-on) still prints the results', async () => {
     const scans = JSON.parse((await w.run(['scans', 'list', '--json'])).stdout) as {
       scan_id: string;
