@@ -222,9 +222,9 @@ const configWriterApart = {
 };
 
 /**
- * jq (--jq only): jq-wasm's build with its WebAssembly inlined, bundled into a file of its own, dist/jq.cjs
- * (1.4 MB), loaded only when --jq is given, by jq's own thread (src/jq/engine.ts), never by the bundle. Nothing is
- * loaded from node_modules at run time, and the single executable carries it as an asset. The plugin keeps an
+ * jq (--jq only): jq-wasm's JavaScript bundled into a file of its own, dist/jq.cjs (130 KB), and its WebAssembly
+ * beside it, dist/jq.wasm (0.9 MB), loaded only when --jq is given, by jq's own thread (src/jq/engine.ts), never by
+ * the bundle. Nothing is loaded from node_modules at run time, and the single executable carries both as assets. The plugin keeps an
  * import of jq-wasm in src/ (a type aside) from putting those 1.4 MB into the bundle every command loads.
  */
 const jqApart = {
@@ -243,7 +243,7 @@ const jqApart = {
 const jqOutputHooks = {
   name: 'jq-output-hooks',
   setup(b) {
-    b.onLoad({ filter: /[\\/]jq-wasm[\\/]dist[\\/]inline\.cjs$/ }, async (a) => {
+    b.onLoad({ filter: /[\\/]jq-wasm[\\/]dist[\\/]index\.cjs$/ }, async (a) => {
       // The same text the thread puts in (Node runs the .ts file as it is: its types are stripped).
       const w = await import('../src/jq/worker-code.ts');
       const text = readFileSync(a.path, 'utf8');
@@ -390,13 +390,18 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
     ...common,
     metafile: true,
     format: 'cjs',
-    entryPoints: { jq: 'node_modules/jq-wasm/dist/inline.cjs' },
-    plugins: [jqOutputHooks],
+    // jq-wasm's JavaScript without its WebAssembly inlined (130 KB instead of 1.3 MB to compile, and no base64 to
+    // decode): src/jq/worker-code.ts reads dist/jq.wasm, copied below, and hands it to loadJq.
+    entryPoints: { jq: 'node_modules/jq-wasm/dist/index.cjs' },
+    // Its node:fs/promises (which loads readline and the REPL's history in a worker) is loaded only if used: it
+    // is not, the thread hands loadJq the WebAssembly.
+    plugins: [jqOutputHooks, lazyBuiltins],
     outExtension: { '.js': '.cjs' },
     banner: {},
     outdir: dist,
     minify: true,
   });
+  writeFileSync(join(stage, 'jq.wasm'), readFileSync(join(root, 'node_modules/jq-wasm/dist/build/jq.wasm')));
   const mcpBuild = await bundle({
     ...common,
     metafile: true,

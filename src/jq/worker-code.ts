@@ -1,7 +1,8 @@
 // The jq worker's own code (src/jq/engine.ts starts it with `new Worker(JQ_WORKER_CODE, { eval: true })`). It is
 // text, not a module of the bundle: the same text runs in the npm package, in the single executable (which has
 // no files to start a worker from) and under the unit tests (which run src/ as it is). It loads jq (jq 1.8 in
-// WebAssembly: dist/jq.cjs, the executable's asset of that name, or jq-wasm from node_modules) and answers
+// WebAssembly: dist/jq.cjs and dist/jq.wasm, the executable's assets of those names, or jq-wasm from
+// node_modules) and answers
 // one message at a time: `{id, input, filter, flags}` → `{id, result}` (jq's stdout, stderr and exit code),
 // `{id, aborted}` when the WebAssembly aborted (out of memory, a trap: the instance is replaced by a fresh one),
 // or `{id, failed}` when jq could not be loaded at all. A document can be sent in parts as the command writes
@@ -45,6 +46,26 @@ const Module = process.getBuiltinModule('node:module');
 // Emscripten prints "Aborted()" with console.error when jq aborts: the main thread reports it itself.
 console.error = () => undefined;
 console.log = () => undefined;
+// What Emscripten's runtime reaches for that Node builds only when first touched, in this thread only: navigator
+// (for a LANG jq does not need: "C.UTF-8" is used without it) and WebCrypto's getRandomValues, which jq calls
+// once per instance for 4 bytes, the seed of its hash tables. WebCrypto (or node:crypto) costs this thread ~20
+// built-in modules to load; V8's Math.random, seeded from the system's entropy when the thread started, is
+// enough to keep that seed from being guessed by whoever writes the JSON.
+try {
+  Object.defineProperty(globalThis, 'navigator', { value: undefined, configurable: true, writable: true });
+  const getRandomValues = (view) => {
+    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+    return view;
+  };
+  Object.defineProperty(globalThis, 'crypto', {
+    value: { getRandomValues },
+    configurable: true,
+    writable: true,
+  });
+} catch {
+  // left as Node made them
+}
 const STDOUT_HOOK = ${JSON.stringify(JQ_STDOUT_HOOK)};
 const STDERR_HOOK = ${JSON.stringify(JQ_STDERR_HOOK)};
 function hooked(code) {
@@ -68,9 +89,15 @@ function load(from) {
   return m.exports;
 }
 let jqModule;
+let wasm;
 let instance;
 function fresh() {
-  instance = Promise.resolve().then(() => (jqModule ??= load(workerData.from)).loadJq());
+  instance = Promise.resolve().then(() => {
+    jqModule ??= load(workerData.from);
+    const from = workerData.from;
+    wasm ??= from.wasm !== undefined ? from.wasm : process.getBuiltinModule('node:fs').readFileSync(from.wasmPath);
+    return jqModule.loadJq({ wasmBinary: wasm });
+  });
   instance.catch(() => undefined);
 }
 fresh();
@@ -114,8 +141,13 @@ function drained() {
 let line = new Uint8Array(4096);
 let length = 0;
 let stopped = false;
+let skip = 0;
 function onStdout(byte) {
   if (stopped) return;
+  if (skip > 0) {
+    if (byte === 10) skip--;
+    return;
+  }
   if (length === line.length) {
     const grown = new Uint8Array(line.length * 2);
     grown.set(line);
@@ -169,6 +201,7 @@ parentPort.on('message', (msg) => {
     length = 0;
     stopped = false;
     errAt = 0;
+    skip = msg.skip || 0;
     globalThis[STDOUT_HOOK] = msg.stream ? onStdout : undefined;
     globalThis[STDERR_HOOK] = msg.stream ? onStderr : undefined;
     try {

@@ -218,6 +218,8 @@ describe('--jq through the binary', () => {
       const child = spawn(cmd, argv, { env: cleanEnv(w.env), stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      // Read as a reader of a pipe does: results are written as jq yields them (repeat(1) never stops).
+      child.stdout.resume();
       const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
       try {
         // The answer is in and jq has been running on it for a while.

@@ -8,6 +8,7 @@ import { main } from '../../src/cli.js';
 import { ExitError, InterruptedError, UsageError } from '../../src/core/errors.js';
 import { IO } from '../../src/core/io.js';
 import { JqProgram } from '../../src/jq/engine.js';
+import { MAIN_SLICE_MS, slice } from '../../src/jq/here.js';
 import { jqOptions } from '../../src/jq/flags.js';
 import { joinPairs } from '../../bin/argv.cjs';
 import { INTERRUPT_GRACE_MS, JqRunError, installJq, jqMode, type JqMode } from '../../src/jq/stage.js';
@@ -348,6 +349,18 @@ describe('--jq: a program that never ends', () => {
     20_000,
   );
 
+  it("a run that outlasts its slice on the main thread goes on in jq's thread, without repeating a result", async () => {
+    slice.ms = 100;
+    try {
+      const r = await run('range(5), (last(range(3e6)) | tostring), "done"', 'json', ['null\n']);
+      expect(r.error).toBeUndefined();
+      expect(r.out).toBe('0\n1\n2\n3\n4\n2999999\ndone\n');
+    } finally {
+      slice.ms = MAIN_SLICE_MS;
+    }
+  }, 60_000);
+
+  // jq's thread from here on (the run above was handed over).
   it('results larger than the ring between the threads, and many small ones, arrive whole and in order', async () => {
     // The ring holds 1 MiB (RING_BYTES): a result of 1.5 MB goes through it in parts.
     const big = await run('"é" * 750000, range(30000), "end"', 'json', ['null\n']);

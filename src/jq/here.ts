@@ -1,0 +1,181 @@
+// jq on the main thread, for a slice of time. Starting jq's thread costs more than jq itself (a worker is a
+// second Node environment to bootstrap: ~50–90 ms of CPU on the bench machine, against ~35 ms for loading jq and
+// running it once), so every run starts here, synchronously, under node:vm's `timeout` (MAIN_SLICE_MS). Most
+// programs end within it (`.`, `.[0].id`, `length`, a `group_by` over a long list), and the command never starts
+// a thread. A program that does not is stopped by V8 when the slice is up (a timeout stops WebAssembly too) and
+// runs again from its start in jq's thread (src/jq/engine.ts), which skips the results already written here and
+// can be ended at any moment. A signal that arrives during the slice is handled when it ends: Ctrl-C and SIGTERM
+// still end any program with 130 in well under a second, and the thread takes over nothing after them.
+import type { Script } from 'node:vm';
+import {
+  JQ_STDERR_HOOK,
+  JQ_STDOUT_HOOK,
+  JQ_WASM_STDERR,
+  JQ_WASM_STDERR_HOOKED,
+  JQ_WASM_STDOUT,
+  JQ_WASM_STDOUT_HOOKED,
+} from './worker-code.js';
+import type { JqResult } from 'jq-wasm';
+
+/** How long a run may hold the main thread before jq's thread takes it over. */
+export const MAIN_SLICE_MS = 250;
+/** The slice in use (a test shortens it to see a run handed over). */
+export const slice = { ms: MAIN_SLICE_MS };
+
+/** Results are handed on when this many characters are waiting, or after FLUSH_MS, or at the end. */
+const FLUSH_CHARS = 64 * 1024;
+const FLUSH_MS = 50;
+
+/** jq-wasm's JavaScript (a file, or its text) and its WebAssembly (a file, or its bytes). */
+export type JqSource =
+  | { path: string; wasmPath: string }
+  | { code: string; filename: string; wasm: ArrayBuffer };
+
+interface Jq {
+  raw(input: string, query: string, flags?: string[]): JqResult;
+}
+
+export type HereRun =
+  | { done: JqResult }
+  | { aborted: string }
+  /** The slice ran out: `delivered` results were handed on. */
+  | { timedOut: true; delivered: number };
+
+const RUN = Symbol.for('cssctl.jq.run');
+const global = globalThis as unknown as Record<string | symbol, unknown>;
+
+/** jq-wasm's CommonJS file with its output callbacks hooked (build.mjs does it for dist/jq.cjs already). */
+function hooked(code: string): string {
+  if (code.includes(JQ_STDOUT_HOOK)) return code;
+  return code.replace(JQ_WASM_STDOUT, JQ_WASM_STDOUT_HOOKED).replace(JQ_WASM_STDERR, JQ_WASM_STDERR_HOOKED);
+}
+
+let module: Promise<{ loadJq(o: { wasmBinary: Uint8Array | ArrayBuffer }): Promise<Jq> }> | undefined;
+let wasm: Uint8Array | ArrayBuffer | undefined;
+
+async function instance(from: JqSource): Promise<Jq> {
+  module ??= Promise.resolve().then(() => {
+    const fs = process.getBuiltinModule('node:fs');
+    const filename = 'path' in from ? from.path : from.filename;
+    const code = hooked('path' in from ? fs.readFileSync(from.path, 'utf8') : from.code);
+    const { compileFunction } = process.getBuiltinModule('node:vm');
+    const fn = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
+    const m = { exports: {} as never };
+    const { createRequire } = process.getBuiltinModule('node:module');
+    const dir = process.getBuiltinModule('node:path').dirname(filename);
+    fn.call(m.exports, m.exports, createRequire(filename), m, filename, dir);
+    wasm = 'path' in from ? fs.readFileSync(from.wasmPath) : from.wasm;
+    return m.exports;
+  });
+  const jqModule = await module;
+  // Emscripten keeps console.error and console.log, bound, for "Aborted(…)": jq's aborts are reported by cssctl.
+  const { error, log } = console;
+  console.error = () => undefined;
+  console.log = () => undefined;
+  try {
+    return await jqModule.loadJq({ wasmBinary: wasm! });
+  } finally {
+    console.error = error;
+    console.log = log;
+  }
+}
+
+/** jq on this thread; a run stopped by its slice leaves the instance unusable, so the next one is fresh. */
+export class JqHere {
+  private jq?: Promise<Jq>;
+  private script?: Script;
+
+  constructor(private readonly from: JqSource) {}
+
+  /** Loads jq now (it is needed by the compile check anyway). Rejects when it cannot be loaded. */
+  ready(): Promise<unknown> {
+    this.jq ??= instance(this.from);
+    return this.jq;
+  }
+
+  /**
+   * Runs jq over `input`, for MAIN_SLICE_MS at most. With `onResults`, results are handed on as jq yields them
+   * (a batch at most every FLUSH_MS, all of them before this returns), none after jq's first error.
+   */
+  async run(
+    input: string,
+    filter: string,
+    flags: string[],
+    onResults?: (results: string[]) => void,
+  ): Promise<HereRun> {
+    const jq = await (this.jq ??= instance(this.from));
+    let delivered = 0;
+    let batch: string[] = [];
+    let size = 0;
+    let since = performance.now();
+    const flush = () => {
+      if (batch.length === 0) return;
+      const out = batch;
+      batch = [];
+      size = 0;
+      since = performance.now();
+      delivered += out.length;
+      onResults!(out);
+    };
+    let line = new Uint8Array(4096);
+    let length = 0;
+    let stopped = false;
+    const decoder = new TextDecoder();
+    const onStdout = (byte: number) => {
+      if (stopped) return;
+      if (byte !== 10) {
+        if (length === line.length) {
+          const grown = new Uint8Array(line.length * 2);
+          grown.set(line);
+          line = grown;
+        }
+        line[length++] = byte;
+        return;
+      }
+      const text = decoder.decode(line.subarray(0, length));
+      length = 0;
+      batch.push(text);
+      size += text.length;
+      if (size >= FLUSH_CHARS || performance.now() - since >= FLUSH_MS) flush();
+    };
+    // "jq: error" at the start of a line of stderr: jq's first error; nothing after it is handed on.
+    const ERROR = 'jq: error';
+    let errAt = 0;
+    const onStderr = (byte: number) => {
+      if (errAt >= 0 && errAt < ERROR.length) {
+        errAt = byte === ERROR.charCodeAt(errAt) ? errAt + 1 : -1;
+        if (errAt === ERROR.length) stopped = true;
+      }
+      if (byte === 10) errAt = 0;
+    };
+    const exitCode = process.exitCode;
+    global[JQ_STDOUT_HOOK] = onResults ? onStdout : undefined;
+    global[JQ_STDERR_HOOK] = onResults ? onStderr : undefined;
+    global[RUN] = () => jq.raw(input, filter, onResults ? ['--unbuffered', ...flags] : flags);
+    try {
+      // A script, so that node:vm's timeout applies: V8 stops whatever runs when it is up.
+      this.script ??= new (process.getBuiltinModule('node:vm').Script)(
+        'globalThis[Symbol.for("cssctl.jq.run")]()',
+      );
+      const done = this.script.runInThisContext({ timeout: slice.ms }) as JqResult;
+      if (onResults) {
+        if (length > 0 && !stopped) batch.push(decoder.decode(line.subarray(0, length)));
+        flush();
+      }
+      return { done };
+    } catch (err) {
+      // Either way this instance is done with: a run stopped halfway leaves Emscripten's state halfway.
+      this.jq = undefined;
+      if ((err as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+        if (onResults) flush();
+        return { timedOut: true, delivered };
+      }
+      return { aborted: String((err as Error).message || err) };
+    } finally {
+      global[JQ_STDOUT_HOOK] = undefined;
+      global[JQ_STDERR_HOOK] = undefined;
+      delete global[RUN];
+      process.exitCode = exitCode;
+    }
+  }
+}
