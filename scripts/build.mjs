@@ -236,23 +236,18 @@ const jqApart = {
 
 /**
  * jq-wasm keeps all of jq's output until jq ends; cssctl writes each result as jq yields it. Its two output
- * callbacks are given hooks (src/jq/worker-code.ts: jq's thread sets them for a run that streams, and puts them
- * in itself when it loads jq-wasm from node_modules). The build stops when the text is not there (another
- * jq-wasm than the one package.json pins).
+ * callbacks are given hooks, and two built-in modules it would load for nothing are left alone
+ * (src/jq/worker-code.ts JQ_WASM_PATCHES; made the same way when jq-wasm is loaded from node_modules). The build
+ * stops when the text is not there (another jq-wasm than the one package.json pins).
  */
 const jqOutputHooks = {
   name: 'jq-output-hooks',
   setup(b) {
     b.onLoad({ filter: /[\\/]jq-wasm[\\/]dist[\\/]index\.cjs$/ }, async (a) => {
-      // The same text the thread puts in (Node runs the .ts file as it is: its types are stripped).
-      const w = await import('../src/jq/worker-code.ts');
-      const text = readFileSync(a.path, 'utf8');
-      if (!text.includes(w.JQ_WASM_STDOUT) || !text.includes(w.JQ_WASM_STDERR))
-        throw new Error(`build: ${a.path} has no output callbacks to hook (jq-wasm changed?)`);
+      // The same changes jq's thread and src/jq/here.ts make (Node runs the .ts file as it is: types stripped).
+      const { patchJqWasm } = await import('../src/jq/worker-code.ts');
       return {
-        contents: text
-          .replace(w.JQ_WASM_STDOUT, w.JQ_WASM_STDOUT_HOOKED)
-          .replace(w.JQ_WASM_STDERR, w.JQ_WASM_STDERR_HOOKED),
+        contents: patchJqWasm(readFileSync(a.path, 'utf8')),
         loader: 'js',
       };
     });

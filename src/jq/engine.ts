@@ -11,7 +11,6 @@
 // thread, the main thread only waits, and the command's signal (aborted on Ctrl-C or SIGTERM, src/cli.ts)
 // terminates the thread at once: the command ends with exit 130.
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
@@ -44,7 +43,7 @@ function jqFrom(): JqSource {
   const built = fileURLToPath(new URL('./jq.cjs', import.meta.url));
   if (existsSync(built)) return { path: built, wasmPath: fileURLToPath(new URL('./jq.wasm', import.meta.url)) };
   // src/ as it is (the unit tests): jq-wasm from node_modules.
-  const path = createRequire(import.meta.url).resolve('jq-wasm');
+  const path = process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('jq-wasm');
   return { path, wasmPath: join(dirname(path), 'build', 'jq.wasm') };
 }
 

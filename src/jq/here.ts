@@ -7,14 +7,7 @@
 // can be ended at any moment. A signal that arrives during the slice is handled when it ends: Ctrl-C and SIGTERM
 // still end any program with 130 in well under a second, and the thread takes over nothing after them.
 import type { Script } from 'node:vm';
-import {
-  JQ_STDERR_HOOK,
-  JQ_STDOUT_HOOK,
-  JQ_WASM_STDERR,
-  JQ_WASM_STDERR_HOOKED,
-  JQ_WASM_STDOUT,
-  JQ_WASM_STDOUT_HOOKED,
-} from './worker-code.js';
+import { JQ_STDERR_HOOK, JQ_STDOUT_HOOK, patchJqWasm } from './worker-code.js';
 import type { JqResult } from 'jq-wasm';
 
 /** How long a run may hold the main thread before jq's thread takes it over. */
@@ -44,12 +37,6 @@ export type HereRun =
 const RUN = Symbol.for('cssctl.jq.run');
 const global = globalThis as unknown as Record<string | symbol, unknown>;
 
-/** jq-wasm's CommonJS file with its output callbacks hooked (build.mjs does it for dist/jq.cjs already). */
-function hooked(code: string): string {
-  if (code.includes(JQ_STDOUT_HOOK)) return code;
-  return code.replace(JQ_WASM_STDOUT, JQ_WASM_STDOUT_HOOKED).replace(JQ_WASM_STDERR, JQ_WASM_STDERR_HOOKED);
-}
-
 let module: Promise<{ loadJq(o: { wasmBinary: Uint8Array | ArrayBuffer }): Promise<Jq> }> | undefined;
 let wasm: Uint8Array | ArrayBuffer | undefined;
 
@@ -57,13 +44,18 @@ async function instance(from: JqSource): Promise<Jq> {
   module ??= Promise.resolve().then(() => {
     const fs = process.getBuiltinModule('node:fs');
     const filename = 'path' in from ? from.path : from.filename;
-    const code = hooked('path' in from ? fs.readFileSync(from.path, 'utf8') : from.code);
+    const code = patchJqWasm('path' in from ? fs.readFileSync(from.path, 'utf8') : from.code);
     const { compileFunction } = process.getBuiltinModule('node:vm');
     const fn = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
     const m = { exports: {} as never };
-    const { createRequire } = process.getBuiltinModule('node:module');
+    // It requires built-in modules only (scripts/build.mjs): taken as they are, without node:module's loader.
+    const require = (id: string) => {
+      const builtin = process.getBuiltinModule(id);
+      if (builtin === undefined) throw new Error(`jq-wasm: cannot load ${id}`);
+      return builtin;
+    };
     const dir = process.getBuiltinModule('node:path').dirname(filename);
-    fn.call(m.exports, m.exports, createRequire(filename), m, filename, dir);
+    fn.call(m.exports, m.exports, require, m, filename, dir);
     wasm = 'path' in from ? fs.readFileSync(from.wasmPath) : from.wasm;
     return m.exports;
   });
@@ -107,13 +99,13 @@ export class JqHere {
     let delivered = 0;
     let batch: string[] = [];
     let size = 0;
-    let since = performance.now();
+    let since = Date.now();
     const flush = () => {
       if (batch.length === 0) return;
       const out = batch;
       batch = [];
       size = 0;
-      since = performance.now();
+      since = Date.now();
       delivered += out.length;
       onResults!(out);
     };
@@ -136,7 +128,7 @@ export class JqHere {
       length = 0;
       batch.push(text);
       size += text.length;
-      if (size >= FLUSH_CHARS || performance.now() - since >= FLUSH_MS) flush();
+      if (size >= FLUSH_CHARS || Date.now() - since >= FLUSH_MS) flush();
     };
     // "jq: error" at the start of a line of stderr: jq's first error; nothing after it is handed on.
     const ERROR = 'jq: error';

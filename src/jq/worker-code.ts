@@ -31,6 +31,35 @@ export const JQ_WASM_STDERR = 'if (byte != null) stderrSink.push(byte);';
 export const JQ_WASM_STDOUT_HOOKED = `if (byte != null) { if (globalThis.${JQ_STDOUT_HOOK}) globalThis.${JQ_STDOUT_HOOK}(byte); else stdoutSink.push(byte); }`;
 export const JQ_WASM_STDERR_HOOKED = `if (byte != null) { if (globalThis.${JQ_STDERR_HOOK}) globalThis.${JQ_STDERR_HOOK}(byte); stderrSink.push(byte); }`;
 
+/**
+ * What jq-wasm's text is changed into, in dist/jq.cjs (scripts/build.mjs) and when it is loaded from node_modules
+ * (here.ts, and the thread below): its output callbacks call the hooks, and two things Emscripten's runtime
+ * reaches for that Node builds only when first touched are left alone: `navigator` (for a LANG default; jq gets
+ * "C.UTF-8" without it) and WebCrypto, whose getRandomValues jq calls once per instance for 4 bytes, the seed of
+ * its hash tables (WebCrypto, or node:crypto, is ~20 built-in modules to load; V8's Math.random, seeded from the
+ * system's entropy at start-up, keeps that seed from being guessed by whoever writes the JSON).
+ */
+export const JQ_WASM_PATCHES: readonly (readonly [string, string])[] = [
+  [JQ_WASM_STDOUT, JQ_WASM_STDOUT_HOOKED],
+  [JQ_WASM_STDERR, JQ_WASM_STDERR_HOOKED],
+  ['(globalThis.navigator?.language ?? "C")', '"C"'],
+  [
+    'var initRandomFill = () => (view) => (crypto.getRandomValues(view), 0);',
+    'var initRandomFill = () => (view) => { for (let i = 0; i < view.length; i++) view[i] = Math.floor(Math.random() * 256); return 0; };',
+  ],
+];
+
+/** jq-wasm's text with JQ_WASM_PATCHES made; throws when one is not there (another jq-wasm than the pinned one). */
+export function patchJqWasm(code: string): string {
+  if (code.includes(JQ_STDOUT_HOOK)) return code;
+  let out = code;
+  for (const [from, to] of JQ_WASM_PATCHES) {
+    if (!out.includes(from)) throw new Error(`jq-wasm has changed: "${from.slice(0, 40)}…" is not in it`);
+    out = out.replace(from, to);
+  }
+  return out;
+}
+
 /** Bytes of results that may wait for the main thread (a power of two). */
 export const RING_BYTES = 1 << 20;
 /** The ring's control words (Int32): bytes written, bytes read (both wrapping), a nudge in flight. */
@@ -46,34 +75,16 @@ const Module = process.getBuiltinModule('node:module');
 // Emscripten prints "Aborted()" with console.error when jq aborts: the main thread reports it itself.
 console.error = () => undefined;
 console.log = () => undefined;
-// What Emscripten's runtime reaches for that Node builds only when first touched, in this thread only: navigator
-// (for a LANG jq does not need: "C.UTF-8" is used without it) and WebCrypto's getRandomValues, which jq calls
-// once per instance for 4 bytes, the seed of its hash tables. WebCrypto (or node:crypto) costs this thread ~20
-// built-in modules to load; V8's Math.random, seeded from the system's entropy when the thread started, is
-// enough to keep that seed from being guessed by whoever writes the JSON.
-try {
-  Object.defineProperty(globalThis, 'navigator', { value: undefined, configurable: true, writable: true });
-  const getRandomValues = (view) => {
-    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
-    return view;
-  };
-  Object.defineProperty(globalThis, 'crypto', {
-    value: { getRandomValues },
-    configurable: true,
-    writable: true,
-  });
-} catch {
-  // left as Node made them
-}
 const STDOUT_HOOK = ${JSON.stringify(JQ_STDOUT_HOOK)};
 const STDERR_HOOK = ${JSON.stringify(JQ_STDERR_HOOK)};
+const PATCHES = ${JSON.stringify(JQ_WASM_PATCHES)};
 function hooked(code) {
   if (code.includes(STDOUT_HOOK)) return code;
-  const out = code.replace(${JSON.stringify(JQ_WASM_STDOUT)}, ${JSON.stringify(JQ_WASM_STDOUT_HOOKED)})
-    .replace(${JSON.stringify(JQ_WASM_STDERR)}, ${JSON.stringify(JQ_WASM_STDERR_HOOKED)});
-  if (!out.includes(STDOUT_HOOK)) throw new Error('this jq-wasm has no output hook to stream from');
-  return out;
+  for (const [from, to] of PATCHES) {
+    if (!code.includes(from)) throw new Error('jq-wasm has changed: ' + from.slice(0, 40) + ' is not in it');
+    code = code.replace(from, to);
+  }
+  return code;
 }
 function load(from) {
   const fs = process.getBuiltinModule('node:fs');
