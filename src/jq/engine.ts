@@ -41,9 +41,13 @@ function jqFrom(): JqSource {
     };
   // The package: dist/jq.cjs and dist/jq.wasm beside the bundle (import.meta.url is dist/cli.cjs there).
   const built = fileURLToPath(new URL('./jq.cjs', import.meta.url));
-  if (existsSync(built)) return { path: built, wasmPath: fileURLToPath(new URL('./jq.wasm', import.meta.url)) };
+  if (existsSync(built))
+    return { path: built, wasmPath: fileURLToPath(new URL('./jq.wasm', import.meta.url)) };
   // src/ as it is (the unit tests): jq-wasm from node_modules.
-  const path = process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('jq-wasm');
+  const path = process
+    .getBuiltinModule('node:module')
+    .createRequire(import.meta.url)
+    .resolve('jq-wasm');
   return { path, wasmPath: join(dirname(path), 'build', 'jq.wasm') };
 }
 

@@ -21,8 +21,7 @@ const FLUSH_MS = 50;
 
 /** jq-wasm's JavaScript (a file, or its text) and its WebAssembly (a file, or its bytes). */
 export type JqSource =
-  | { path: string; wasmPath: string }
-  | { code: string; filename: string; wasm: ArrayBuffer };
+  { path: string; wasmPath: string } | { code: string; filename: string; wasm: ArrayBuffer };
 
 interface Jq {
   raw(input: string, query: string, flags?: string[]): JqResult;
@@ -46,7 +45,9 @@ async function instance(from: JqSource): Promise<Jq> {
     const filename = 'path' in from ? from.path : from.filename;
     const code = patchJqWasm('path' in from ? fs.readFileSync(from.path, 'utf8') : from.code);
     const { compileFunction } = process.getBuiltinModule('node:vm');
-    const fn = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
+    const fn = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], {
+      filename,
+    });
     const m = { exports: {} as never };
     // It requires built-in modules only (scripts/build.mjs): taken as they are, without node:module's loader.
     const require = (id: string) => {
