@@ -15,10 +15,6 @@ export const MAIN_SLICE_MS = 250;
 /** The slice in use (a test shortens it to see a run handed over). */
 export const slice = { ms: MAIN_SLICE_MS };
 
-/** Results are handed on when this many characters are waiting, or after FLUSH_MS, or at the end. */
-const FLUSH_CHARS = 64 * 1024;
-const FLUSH_MS = 50;
-
 /** jq-wasm's JavaScript (a file, or its text) and its WebAssembly (a file, or its bytes). */
 export type JqSource =
   { path: string; wasmPath: string } | { code: string; filename: string; wasm: ArrayBuffer };
@@ -87,8 +83,9 @@ export class JqHere {
   }
 
   /**
-   * Runs jq over `input`, for MAIN_SLICE_MS at most. With `onResults`, results are handed on as jq yields them
-   * (a batch at most every FLUSH_MS, all of them before this returns), none after jq's first error.
+   * Runs jq over `input`, for MAIN_SLICE_MS at most. With `onResults`, the results jq yielded (none after its
+   * first error) are handed on when the slice ends: V8 may stop the run at any point of the JavaScript it calls,
+   * which must not be the middle of a write to stdout, so nothing but this function's own gathering runs inside.
    */
   async run(
     input: string,
@@ -97,19 +94,7 @@ export class JqHere {
     onResults?: (results: string[]) => void,
   ): Promise<HereRun> {
     const jq = await (this.jq ??= instance(this.from));
-    let delivered = 0;
-    let batch: string[] = [];
-    let size = 0;
-    let since = Date.now();
-    const flush = () => {
-      if (batch.length === 0) return;
-      const out = batch;
-      batch = [];
-      size = 0;
-      since = Date.now();
-      delivered += out.length;
-      onResults!(out);
-    };
+    const batch: string[] = [];
     let line = new Uint8Array(4096);
     let length = 0;
     let stopped = false;
@@ -125,11 +110,8 @@ export class JqHere {
         line[length++] = byte;
         return;
       }
-      const text = decoder.decode(line.subarray(0, length));
+      batch.push(decoder.decode(line.subarray(0, length)));
       length = 0;
-      batch.push(text);
-      size += text.length;
-      if (size >= FLUSH_CHARS || Date.now() - since >= FLUSH_MS) flush();
     };
     // "jq: error" at the start of a line of stderr: jq's first error; nothing after it is handed on.
     const ERROR = 'jq: error';
@@ -153,14 +135,16 @@ export class JqHere {
       const done = this.script.runInThisContext({ timeout: slice.ms }) as JqResult;
       if (onResults) {
         if (length > 0 && !stopped) batch.push(decoder.decode(line.subarray(0, length)));
-        flush();
+        if (batch.length > 0) onResults(batch);
       }
       return { done };
     } catch (err) {
       // Either way this instance is done with: a run stopped halfway leaves Emscripten's state halfway.
       this.jq = undefined;
       if ((err as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-        if (onResults) flush();
+        // The whole lines jq wrote; a line it was writing when stopped is written again by the thread.
+        const delivered = batch.length;
+        if (onResults && delivered > 0) onResults(batch);
         return { timedOut: true, delivered };
       }
       return { aborted: String((err as Error).message || err) };
