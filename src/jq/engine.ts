@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { JqResult } from 'jq-wasm';
 import { CliError, InterruptedError } from '../core/errors.js';
-import { JqHere, type JqSource } from './here.js';
+import { JqHere, slice, type JqSource } from './here.js';
 import {
   JQ_WORKER_CODE,
   RING_BYTES,
@@ -190,7 +190,8 @@ function thread(): JqThread {
   return current;
 }
 
-/** jq on this thread (src/jq/here.ts) until a run outlasts its slice; from then on, jq's thread. */
+/** jq on this thread (src/jq/here.ts) until a run outlasts its slices; from then on, jq's thread. */
+const FIRST_SLICE_MS = 50;
 let here: JqHere | undefined;
 let handedOver = false;
 
@@ -214,11 +215,21 @@ async function ask(
       here = undefined;
       return { id: 0, failed: String((err as Error).message || err) };
     }
-    const r = await here.run(input, filter, flags, onResults);
-    if ('done' in r) return { id: 0, result: r.done };
-    if ('aborted' in r) return { id: 0, aborted: r.aborted };
+    // A first, short slice; a run that outlasts it may need the thread, which is started then and boots beside
+    // the second slice (the run from its start again, past the results already written), so that a run handed
+    // over goes on at once.
+    for (const ms of [FIRST_SLICE_MS, slice.ms]) {
+      const r = await here.run(input, filter, flags, onResults, { ms, skip });
+      if ('done' in r || 'aborted' in r) {
+        // Started for nothing: the thread is not kept for a later run (each later run is tried here first).
+        if (ms !== FIRST_SLICE_MS) current?.end(new CliError('jq stopped'));
+        return 'done' in r ? { id: 0, result: r.done } : { id: 0, aborted: r.aborted };
+      }
+      skip += r.delivered;
+      if (signal?.aborted) throw new InterruptedError();
+      thread();
+    }
     handedOver = true;
-    skip = r.delivered;
   }
   // A signal that came during the slice: nothing is handed over.
   if (signal?.aborted) throw new InterruptedError();

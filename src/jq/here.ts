@@ -92,6 +92,7 @@ export class JqHere {
     filter: string,
     flags: string[],
     onResults?: (results: string[]) => void,
+    { ms = slice.ms, skip = 0 }: { ms?: number; skip?: number } = {},
   ): Promise<HereRun> {
     const jq = await (this.jq ??= instance(this.from));
     const batch: string[] = [];
@@ -101,6 +102,10 @@ export class JqHere {
     const decoder = new TextDecoder();
     const onStdout = (byte: number) => {
       if (stopped) return;
+      if (skip > 0) {
+        if (byte === 10) skip--;
+        return;
+      }
       if (byte !== 10) {
         if (length === line.length) {
           const grown = new Uint8Array(line.length * 2);
@@ -132,7 +137,7 @@ export class JqHere {
       this.script ??= new (process.getBuiltinModule('node:vm').Script)(
         'globalThis[Symbol.for("cssctl.jq.run")]()',
       );
-      const done = this.script.runInThisContext({ timeout: slice.ms }) as JqResult;
+      const done = this.script.runInThisContext({ timeout: ms }) as JqResult;
       if (onResults) {
         if (length > 0 && !stopped) batch.push(decoder.decode(line.subarray(0, length)));
         if (batch.length > 0) onResults(batch);

@@ -342,28 +342,28 @@ describe('--jq through the binary', () => {
       try {
         const report = join(dir, 'modules.txt');
         const preload = join(dir, 'preload.cjs');
-        // The modules the main thread loaded, and the workers it started with what they were given (jq runs in
-        // a thread of its own, which loads dist/jq.cjs).
+        // The modules the main thread loaded and the files it read (jq-wasm's JavaScript and WebAssembly are read
+        // and compiled by src/jq/here.ts, and by jq's thread when a run outlasts the main thread's slice).
         writeFileSync(
           preload,
-          `const wt = require('worker_threads');
-          if (wt.isMainThread) {
-            const started = [];
-            const Worker = wt.Worker;
-            wt.Worker = class extends Worker {
-              constructor(code, opts) { started.push(JSON.stringify(opts && opts.workerData)); super(code, opts); }
-            };
-            process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)},
-              [...Object.keys(require.cache), ...started].join('\\n')));
-          }`,
+          `const fs = require('fs');
+          const read = [];
+          const readFileSync = fs.readFileSync;
+          fs.readFileSync = function (file, ...rest) {
+            if (typeof file === 'string') read.push(file);
+            return readFileSync.call(this, file, ...rest);
+          };
+          process.on('exit', () => fs.writeFileSync(${JSON.stringify(report)},
+            [...Object.keys(require.cache), ...read].join('\\n')));`,
         );
         const env = { NODE_OPTIONS: `--require ${preload}` };
         const plain = await w.run(['connections', 'list', '--json'], { env });
         expect(plain.code).toBe(0);
-        expect(readFileSync(report, 'utf8')).not.toMatch(/jq-wasm|jq\.cjs/);
+        expect(readFileSync(report, 'utf8')).not.toMatch(/jq-wasm|jq\.cjs|jq\.wasm/);
         const jq = await w.run(['connections', 'list', '--jq', '.'], { env });
         expect(jq.code).toBe(0);
         expect(readFileSync(report, 'utf8')).toMatch(/dist[\\/]jq\.cjs/);
+        expect(readFileSync(report, 'utf8')).toMatch(/dist[\\/]jq\.wasm/);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
