@@ -3,10 +3,10 @@
 // (dist/jq.cjs, with its WebAssembly beside it as dist/jq.wasm, scripts/build.mjs); the single executable carries
 // both as assets.
 //
-// Where jq runs: first on the main thread, for a slice of time (src/jq/here.ts): starting a worker costs more
-// than jq itself. A program that outlasts the slice (`last(range(1e12))`, `repeat(1)`, `def f: f; f`, or a long
-// one that ends) is stopped there and runs again in a worker thread, skipping the results already written, and
-// every later run of the command goes there too. WebAssembly running on the main thread keeps every signal
+// Where jq runs: first on the main thread, for slices of time (src/jq/here.ts): starting a worker costs more
+// than jq itself. A program that outlasts them (`last(range(1e12))`, `repeat(1)`, `def f: f; f`, or a long one
+// that ends) is stopped there and runs again in a worker thread, skipping the results already written, and every
+// later run of the command goes there too. WebAssembly running on the main thread keeps every signal
 // handler from running (Ctrl-C, SIGTERM, a CI runner's time-out), so it may hold it only for the slice; in the
 // thread, the main thread only waits, and the command's signal (aborted on Ctrl-C or SIGTERM, src/cli.ts)
 // terminates the thread at once: the command ends with exit 130.

@@ -1,11 +1,11 @@
 // jq on the main thread, for a slice of time. Starting jq's thread costs more than jq itself (a worker is a
 // second Node environment to bootstrap: ~50–90 ms of CPU on the bench machine, against ~35 ms for loading jq and
-// running it once), so every run starts here, synchronously, under node:vm's `timeout` (MAIN_SLICE_MS). Most
-// programs end within it (`.`, `.[0].id`, `length`, a `group_by` over a long list), and the command never starts
-// a thread. A program that does not is stopped by V8 when the slice is up (a timeout stops WebAssembly too) and
-// runs again from its start in jq's thread (src/jq/engine.ts), which skips the results already written here and
-// can be ended at any moment. A signal that arrives during the slice is handled when it ends: Ctrl-C and SIGTERM
-// still end any program with 130 in well under a second, and the thread takes over nothing after them.
+// running it once), so every run starts here, synchronously, under node:vm's `timeout`. Most programs end within
+// it (`.`, `.[0].id`, `length`, a `group_by` over a long list), and the command never starts a thread. A program
+// that does not is stopped by V8 when the slice is up (a timeout stops WebAssembly too); src/jq/engine.ts then
+// starts jq's thread, runs the program here again for a longer slice past the results already written while the
+// thread boots, and hands it to the thread if it still has not ended. A signal that arrives during a slice is
+// handled when it ends: Ctrl-C and SIGTERM still end any program with 130 in well under a second.
 import type { Script } from 'node:vm';
 import { JQ_STDERR_HOOK, JQ_STDOUT_HOOK, patchJqWasm } from './worker-code.js';
 import type { JqResult } from 'jq-wasm';
