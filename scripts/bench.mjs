@@ -45,12 +45,12 @@ const arg = (name, dflt) => {
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
 /**
- * --quick (CI, `.ci/run`): every section and every target, with fewer runs and a tenth of the findings, to take
+ * --quick (CI, `.ci/run`): every section and every target, with 5 runs and a tenth of the findings, to take
  * about two minutes on a 2-core machine. The memory targets are ratios between two sizes, so they hold at a tenth
  * as well; the start-up ratios are medians of fewer pairs, so they move more from run to run.
  */
 const QUICK = process.argv.includes('--quick');
-const RUNS = arg('runs', QUICK ? 7 : 15);
+const RUNS = arg('runs', QUICK ? 5 : 15);
 const SMALL = arg('findings', QUICK ? 2_000 : 20_000);
 const LARGE = SMALL * 10;
 const work = mkdtempSync(join(tmpdir(), 'cssctl-bench-'));
