@@ -186,6 +186,7 @@ export async function buildExe({ target = HOST } = {}) {
     // Built apart from the bundle and required only by the commands that need them (bin/cssctl.cjs apart()).
     'config-writer.cjs': join(dist, 'config-writer.cjs'),
     'jq.cjs': join(dist, 'jq.cjs'),
+    'jq.wasm': join(dist, 'jq.wasm'),
     'help-topics.cjs': join(dist, 'help-topics.cjs'),
     'mcp.cjs': join(dist, 'mcp.cjs'),
     ...(withKeytar ? { 'keytar.node': keytar } : {}),

@@ -222,15 +222,35 @@ const configWriterApart = {
 };
 
 /**
- * jq (--jq only): jq-wasm's build with its WebAssembly inlined, bundled into a file of its own, dist/jq.cjs
- * (1.4 MB), loaded only when --jq is given, by jq's own thread (src/jq/engine.ts), never by the bundle. Nothing is
- * loaded from node_modules at run time, and the single executable carries it as an asset. The plugin keeps an
+ * jq (--jq only): jq-wasm's JavaScript bundled into a file of its own, dist/jq.cjs (130 KB), and its WebAssembly
+ * beside it, dist/jq.wasm (0.9 MB), loaded only when --jq is given, by jq's own thread (src/jq/engine.ts), never by
+ * the bundle. Nothing is loaded from node_modules at run time, and the single executable carries both as assets. The plugin keeps an
  * import of jq-wasm in src/ (a type aside) from putting those 1.4 MB into the bundle every command loads.
  */
 const jqApart = {
   name: 'jq-apart',
   setup(b) {
     b.onResolve({ filter: /^jq-wasm$/ }, () => ({ path: './jq.cjs', external: true }));
+  },
+};
+
+/**
+ * jq-wasm keeps all of jq's output until jq ends; cssctl writes each result as jq yields it. Its two output
+ * callbacks are given hooks, and two built-in modules it would load for nothing are left alone
+ * (src/jq/worker-code.ts JQ_WASM_PATCHES; made the same way when jq-wasm is loaded from node_modules). The build
+ * stops when the text is not there (another jq-wasm than the one package.json pins).
+ */
+const jqOutputHooks = {
+  name: 'jq-output-hooks',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]jq-wasm[\\/]dist[\\/]index\.cjs$/ }, async (a) => {
+      // The same changes jq's thread and src/jq/here.ts make (Node runs the .ts file as it is: types stripped).
+      const { patchJqWasm } = await import('../src/jq/worker-code.ts');
+      return {
+        contents: patchJqWasm(readFileSync(a.path, 'utf8')),
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -365,12 +385,18 @@ var __cssctl_url = require('node:url').pathToFileURL(__filename).href;`,
     ...common,
     metafile: true,
     format: 'cjs',
-    entryPoints: { jq: 'node_modules/jq-wasm/dist/inline.cjs' },
+    // jq-wasm's JavaScript without its WebAssembly inlined (130 KB instead of 1.3 MB to compile, and no base64 to
+    // decode): src/jq/worker-code.ts reads dist/jq.wasm, copied below, and hands it to loadJq.
+    entryPoints: { jq: 'node_modules/jq-wasm/dist/index.cjs' },
+    // Its node:fs/promises (which loads readline and the REPL's history in a worker) is loaded only if used: it
+    // is not, the thread hands loadJq the WebAssembly.
+    plugins: [jqOutputHooks, lazyBuiltins],
     outExtension: { '.js': '.cjs' },
     banner: {},
     outdir: dist,
     minify: true,
   });
+  writeFileSync(join(stage, 'jq.wasm'), readFileSync(join(root, 'node_modules/jq-wasm/dist/build/jq.wasm')));
   const mcpBuild = await bundle({
     ...common,
     metafile: true,

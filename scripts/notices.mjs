@@ -70,7 +70,7 @@ export function renderNotices(notices, self) {
 const BUILT_IN = {
   'jq-wasm': {
     version: '3.0.0-jq-1.8.2',
-    where: "compiled into jq-wasm's WebAssembly (dist/jq.cjs)",
+    where: "compiled into jq-wasm's WebAssembly (dist/jq.wasm)",
     parts: [
       // jq's COPYING also covers the decNumber code in jq's tree.
       { name: 'jq', version: '1.8.2', licence: 'MIT', file: 'licenses/jq-1.8.2-COPYING' },

@@ -140,7 +140,8 @@ class Stage implements JqStage, OutputFilter {
   }
 
   private async ndjson(chunk: string, send: (out: string) => void): Promise<void> {
-    const r = await this.program.run(chunk);
+    // Each result is written as jq yields it; none after jq's first error.
+    const r = await this.program.run(chunk, (results) => this.print(results, send));
     if (r.halt) this.halt(r, send);
     if (!r.error) {
       this.emit(r, send);
@@ -152,13 +153,12 @@ class Stage implements JqStage, OutputFilter {
       this.emit(r, send);
       throw new JqRunError(`jq: ${r.error.message}`);
     }
-    // jq goes on after an error; cssctl stops at the first one: the item jq names is checked (the lines before
-    // it run clean, the item alone fails), the results of the lines before it are written, then the error
-    // names the item.
+    // jq goes on after an error; cssctl stops at the first one: what jq wrote before it is out already, and the
+    // item jq names is checked (the lines before it run clean, the item alone fails) so the error names it.
     const lines = chunk.split('\n');
     if (lines.at(-1) === '') lines.pop();
-    const { at, before, error } = await this.firstFailing(lines, r.error.line);
-    if (before) this.emit(before, send);
+    const { at, error } = await this.firstFailing(lines, r.error.line);
+    this.emit(r, send);
     throw new JqRunError(`jq: ${error} (at item ${this.lines + at}${idOf(lines[at - 1] ?? '')})`);
   }
 
@@ -200,13 +200,18 @@ class Stage implements JqStage, OutputFilter {
 
   private emit(r: JqRun, send: (out: string) => void): void {
     if (r.messages) this.io.stderr.write(`${r.messages}\n`);
-    if (r.results.length === 0) return;
+    this.print(r.results, send);
+  }
+
+  /** Results of jq (compact JSON, one each) written as jq prints them: strings raw, the rest as they are. */
+  private print(results: string[], send: (out: string) => void): void {
+    if (results.length === 0) return;
     let out = '';
-    for (const value of r.results) {
+    for (const value of results) {
       out += `${this.io.stdoutIsTTY ? onTerminal(printed(value)) : printed(value)}\n`;
     }
-    this.results += r.results.length;
-    this.last = r.results[r.results.length - 1];
+    this.results += results.length;
+    this.last = results[results.length - 1];
     send(out);
   }
 
@@ -214,7 +219,8 @@ class Stage implements JqStage, OutputFilter {
     this.io.flushOut();
     this.io.setOutputFilter(undefined);
     if (this.mode === 'json') {
-      const r = await this.document.run();
+      // Each result is written as jq yields it (`range(1e9) | head -1` ends at once).
+      const r = await this.document.run((results) => this.print(results, (out) => this.io.out(out)));
       if (r.halt) this.halt(r, (out) => this.io.out(out));
       this.emit(r, (out) => this.io.out(out));
       if (r.error)

@@ -218,6 +218,8 @@ describe('--jq through the binary', () => {
       const child = spawn(cmd, argv, { env: cleanEnv(w.env), stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      // Read as a reader of a pipe does: results are written as jq yields them (repeat(1) never stops).
+      child.stdout.resume();
       const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
       try {
         // The answer is in and jq has been running on it for a while.
@@ -236,6 +238,76 @@ describe('--jq through the binary', () => {
       }
     }
   }, 60_000);
+
+  /** cssctl with `args`, stdout read as it comes; `until` is awaited on the text read so far. */
+  function streaming(args: string[]) {
+    const [cmd, argv] = cliSpawn(args);
+    const child = spawn(cmd, argv, { env: cleanEnv(w.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    const firstLine = async () => {
+      const deadline = Date.now() + 15_000;
+      while (!stdout.includes('\n') && child.exitCode === null && Date.now() < deadline) await sleep(10);
+      return stdout.slice(0, stdout.indexOf('\n') + 1);
+    };
+    const ended = (ms: number) => Promise.race([exited, sleep(ms).then(() => 'still running' as const)]);
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
+    return { child, firstLine, ended, kill, out: () => stdout, err: () => stderr };
+  }
+
+  it("results print as jq yields them: a long filter's first result is out before it ends", async () => {
+    const run = streaming(['connections', 'list', '--jq', '.[0].id, (last(range(1e12)) | tostring)']);
+    try {
+      expect(await run.firstLine()).toMatch(/^con_\w+\n$/);
+      // Still running: the result came before the filter's end.
+      expect(run.child.exitCode).toBeNull();
+      run.child.kill('SIGINT');
+      expect(await run.ended(5_000)).toBe(130);
+    } finally {
+      run.kill();
+    }
+  }, 30_000);
+
+  it("--jq 'range(1e9)' | head -1 ends within 1 s of the reader leaving", async () => {
+    const run = streaming(['connections', 'list', '--jq', 'range(1e9)']);
+    try {
+      expect(await run.firstLine()).toBe('0\n');
+      // As `head -1` does once it has its line: the pipe's reading end closes.
+      const at = Date.now();
+      run.child.stdout.destroy();
+      expect(await run.ended(5_000)).toBe(0);
+      expect(Date.now() - at).toBeLessThan(1_000);
+      expect(run.err()).toBe('');
+    } finally {
+      run.kill();
+    }
+  }, 30_000);
+
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    "%s during --jq 'repeat(1)' (results pouring out) ends with 130 within 1 s",
+    async (signal) => {
+      const run = streaming(['connections', 'list', '--jq', 'repeat(1)']);
+      try {
+        expect(await run.firstLine()).toBe('1\n');
+        await sleep(300);
+        const at = Date.now();
+        run.child.kill(signal);
+        expect(await run.ended(5_000)).toBe(130);
+        expect(Date.now() - at).toBeLessThan(1_000);
+        expect(run.err()).toMatch(/interrupted/);
+        // Whole results only, each as jq wrote it.
+        expect(run.out()).toMatch(/^(1\n)+$/);
+      } finally {
+        run.kill();
+      }
+    },
+    30_000,
+  );
 
   it('a command that sets its own exit code after its output (scans wait --fail-on) still prints the results', async () => {
     const scans = JSON.parse((await w.run(['scans', 'list', '--json'])).stdout) as {
@@ -270,28 +342,28 @@ describe('--jq through the binary', () => {
       try {
         const report = join(dir, 'modules.txt');
         const preload = join(dir, 'preload.cjs');
-        // The modules the main thread loaded, and the workers it started with what they were given (jq runs in
-        // a thread of its own, which loads dist/jq.cjs).
+        // The modules the main thread loaded and the files it read (jq-wasm's JavaScript and WebAssembly are read
+        // and compiled by src/jq/here.ts, and by jq's thread when a run outlasts the main thread's slice).
         writeFileSync(
           preload,
-          `const wt = require('worker_threads');
-          if (wt.isMainThread) {
-            const started = [];
-            const Worker = wt.Worker;
-            wt.Worker = class extends Worker {
-              constructor(code, opts) { started.push(JSON.stringify(opts && opts.workerData)); super(code, opts); }
-            };
-            process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)},
-              [...Object.keys(require.cache), ...started].join('\\n')));
-          }`,
+          `const fs = require('fs');
+          const read = [];
+          const readFileSync = fs.readFileSync;
+          fs.readFileSync = function (file, ...rest) {
+            if (typeof file === 'string') read.push(file);
+            return readFileSync.call(this, file, ...rest);
+          };
+          process.on('exit', () => fs.writeFileSync(${JSON.stringify(report)},
+            [...Object.keys(require.cache), ...read].join('\\n')));`,
         );
         const env = { NODE_OPTIONS: `--require ${preload}` };
         const plain = await w.run(['connections', 'list', '--json'], { env });
         expect(plain.code).toBe(0);
-        expect(readFileSync(report, 'utf8')).not.toMatch(/jq-wasm|jq\.cjs/);
+        expect(readFileSync(report, 'utf8')).not.toMatch(/jq-wasm|jq\.cjs|jq\.wasm/);
         const jq = await w.run(['connections', 'list', '--jq', '.'], { env });
         expect(jq.code).toBe(0);
         expect(readFileSync(report, 'utf8')).toMatch(/dist[\\/]jq\.cjs/);
+        expect(readFileSync(report, 'utf8')).toMatch(/dist[\\/]jq\.wasm/);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -62,6 +62,7 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)(
           'dist/help.json',
           'dist/help-topics.cjs',
           'dist/jq.cjs',
+          'dist/jq.wasm',
           'dist/keychain-worker.js',
           'dist/mcp.cjs',
           'package.json',
@@ -104,7 +105,7 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)(
       ])
         expect(notices).toMatch(new RegExp(`^## ${name.replace('/', '\\/')} \\d`, 'm'));
       expect(notices).toContain('Permission is hereby granted');
-      // jq itself and the Oniguruma it is built with, compiled into jq-wasm's WebAssembly (dist/jq.cjs).
+      // jq itself and the Oniguruma it is built with, compiled into jq-wasm's WebAssembly (dist/jq.wasm).
       expect(notices).toContain('jq is copyright (C) 2012 Stephen Dolan');
       expect(notices).toMatch(/^### Oniguruma 6\.9\.10, compiled into jq-wasm's WebAssembly/m);
       expect(notices).toContain('Copyright (c) 2002-2021  K.Kosako');

@@ -8,6 +8,7 @@ import { main } from '../../src/cli.js';
 import { ExitError, InterruptedError, UsageError } from '../../src/core/errors.js';
 import { IO } from '../../src/core/io.js';
 import { JqProgram } from '../../src/jq/engine.js';
+import { MAIN_SLICE_MS, slice } from '../../src/jq/here.js';
 import { jqOptions } from '../../src/jq/flags.js';
 import { joinPairs } from '../../bin/argv.cjs';
 import { INTERRUPT_GRACE_MS, JqRunError, installJq, jqMode, type JqMode } from '../../src/jq/stage.js';
@@ -317,13 +318,58 @@ describe('--jq: a program that never ends', () => {
       const err = await caught;
       expect(err).toBeInstanceOf(InterruptedError);
       expect(performance.now() - at).toBeLessThan(INTERRUPT_GRACE_MS + 1_000);
-      expect(stdout.text).toBe('');
+      // What jq yielded before the signal is out, whole results only (repeat(1): ones as they came).
+      expect(stdout.text).toMatch(filter === 'repeat(1)' ? /^(1\n)+$/ : /^$/);
       // The next command in this process gets a fresh jq.
       const next = await run('.[0].id', 'json', ['[{"id":"z"}]\n']);
       expect(next.out).toBe('z\n');
     },
     20_000,
   );
+
+  it.each(['json', 'ndjson'] as const)(
+    '-o %s: each result is written as jq yields it, before the program ends',
+    async (mode) => {
+      const { io, stdout } = makeIO();
+      const controller = new AbortController();
+      const filter = '.id, (last(range(1e12)) | tostring)';
+      const stage = await installJq(io, { filter, varFlags: [], exitStatus: false }, mode, controller.signal);
+      io.outBatched(mode === 'json' ? '{"id":"a"}\n' : '{"id":"a"}\n{"id":"b"}\n');
+      io.flushOut();
+      const caught = stage.end().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      const deadline = performance.now() + 10_000;
+      while (stdout.text === '' && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(stdout.text).toBe('a\n');
+      controller.abort();
+      expect(await caught).toBeInstanceOf(InterruptedError);
+    },
+    20_000,
+  );
+
+  it("a run that outlasts its slice on the main thread goes on in jq's thread, without repeating a result", async () => {
+    slice.ms = 100;
+    try {
+      const r = await run('range(5), (last(range(3e6)) | tostring), "done"', 'json', ['null\n']);
+      expect(r.error).toBeUndefined();
+      expect(r.out).toBe('0\n1\n2\n3\n4\n2999999\ndone\n');
+    } finally {
+      slice.ms = MAIN_SLICE_MS;
+    }
+  }, 60_000);
+
+  // jq's thread from here on (the run above was handed over).
+  it('results larger than the ring between the threads, and many small ones, arrive whole and in order', async () => {
+    // The ring holds 1 MiB (RING_BYTES): a result of 1.5 MB goes through it in parts.
+    const big = await run('"é" * 750000, range(30000), "end"', 'json', ['null\n']);
+    expect(big.error).toBeUndefined();
+    const lines = big.out.split('\n');
+    expect(lines[0]).toBe('é'.repeat(750_000));
+    expect(lines.slice(1, -2)).toEqual(Array.from({ length: 30_000 }, (_, i) => String(i)));
+    expect(lines.slice(-2)).toEqual(['end', '']);
+  }, 30_000);
 
   it('-o ndjson: after the signal, the rows already handed to jq are still filtered and printed', async () => {
     const { io, stdout } = makeIO();

@@ -64,7 +64,7 @@ describe('licences of what jq-wasm compiles in', () => {
     expect(parts[1]!.text).toMatch(/^Oniguruma LICENSE\n/);
     expect(parts[1]!.text).toContain('Copyright (c) 2002-2021  K.Kosako');
     expect(parts[1]!.text).toContain('Redistributions in binary form must reproduce the above copyright');
-    for (const p of parts) expect(p.where).toBe("compiled into jq-wasm's WebAssembly (dist/jq.cjs)");
+    for (const p of parts) expect(p.where).toBe("compiled into jq-wasm's WebAssembly (dist/jq.wasm)");
   });
 
   it('renders them under jq-wasm, in the list and as sections of their own', () => {
@@ -72,13 +72,13 @@ describe('licences of what jq-wasm compiles in', () => {
     n.builtIn = notices.builtInNotices(n, root);
     const text = notices.renderNotices([n], 'cssctl 0.1.0');
     expect(text).toContain(
-      "- jq-wasm 3.0.0-jq-1.8.2 (MIT)\n  - jq 1.8.2 (MIT), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n" +
-        "  - Oniguruma 6.9.10 (BSD-2-Clause), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n" +
-        "  - Emscripten (MIT OR NCSA), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n" +
-        "  - musl libc (MIT), compiled into jq-wasm's WebAssembly (dist/jq.cjs)\n",
+      "- jq-wasm 3.0.0-jq-1.8.2 (MIT)\n  - jq 1.8.2 (MIT), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n" +
+        "  - Oniguruma 6.9.10 (BSD-2-Clause), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n" +
+        "  - Emscripten (MIT OR NCSA), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n" +
+        "  - musl libc (MIT), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n",
     );
     expect(text).toMatch(
-      /^### Oniguruma 6\.9\.10, compiled into jq-wasm's WebAssembly \(dist\/jq\.cjs\)\n\nLicence: BSD-2-Clause\n\n```\nOniguruma LICENSE\n/m,
+      /^### Oniguruma 6\.9\.10, compiled into jq-wasm's WebAssembly \(dist\/jq\.wasm\)\n\nLicence: BSD-2-Clause\n\n```\nOniguruma LICENSE\n/m,
     );
     expect(text.indexOf('## jq-wasm')).toBeLessThan(text.indexOf('### jq 1.8.2'));
     expect(text.indexOf('### jq 1.8.2')).toBeLessThan(text.indexOf('### Oniguruma'));
