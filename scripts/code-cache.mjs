@@ -16,6 +16,37 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
 
 /**
+ * A fixed seed for the training process's random numbers: V8 derives its string hash seed from it, and the cache
+ * holds the hashes of the strings it names, so without it two builds of one commit made different caches (and
+ * executables). V8 leaves --random-seed out of the flags a cache is checked against, so the executable, started
+ * without it (a random seed, as every Node), still takes the cache.
+ */
+export const TRAINING_FLAGS = ['--random-seed=1'];
+
+/**
+ * The processes a cache is being made with (the sandbox, the training Node or qemu): stopped when this process
+ * exits in any way, and by stopChildren() from a signal handler, so a failed build leaves none behind.
+ */
+const children = new Set();
+export function stopChildren() {
+  for (const child of children) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  children.clear();
+}
+process.on('exit', stopChildren);
+
+function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/**
  * What the cache is trained on: the path every request command takes (commander, the context, the profile
  * and the credential file, the session, the HTTP layers and undici, an output format), signed in both ways (a
  * stored login and CSSCTL_TOKEN), in a table and in JSON. A verb's own code is compiled when it first runs:
@@ -41,10 +72,12 @@ class Collect extends Writable {
 }
 
 async function startSandbox() {
-  const child = spawn(process.execPath, [join(root, 'dist/sandbox.js')], {
-    env: { PATH: process.env.PATH, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = track(
+    spawn(process.execPath, [join(root, 'dist/sandbox.js')], {
+      env: { PATH: process.env.PATH, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let errors = '';
   child.stderr.on('data', (d) => (errors += d));
   const url = await new Promise((resolve, reject) => {
@@ -54,6 +87,7 @@ async function startSandbox() {
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) resolve(m[1]);
     });
+    child.on('error', (err) => reject(new Error(`the sandbox could not start: ${err.message}`)));
     child.on('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${errors}`)));
   });
   return { url, child };
@@ -107,18 +141,26 @@ async function train(file, url) {
  */
 export async function writeCodeCache({ node = process.execPath, runner = [], flags = [], out }) {
   const { url, child } = await startSandbox();
+  let timer;
   try {
     const [cmd, ...pre] = [...runner, node];
-    const made = spawn(cmd, [...pre, ...flags, self, '--train', out, url], { stdio: 'inherit' });
-    const timer = setTimeout(() => made.kill(), 600_000);
-    const status = await new Promise((resolve) => made.on('close', (code) => resolve(code)));
-    clearTimeout(timer);
+    const made = track(
+      spawn(cmd, [...pre, ...flags, ...TRAINING_FLAGS, self, '--train', out, url], { stdio: 'inherit' }),
+    );
+    timer = setTimeout(() => made.kill('SIGKILL'), 600_000);
+    // A program that cannot be started (ENOENT) is an 'error' event, not an exit: a line, not a crash.
+    const status = await new Promise((resolve) => {
+      made.once('error', (err) => resolve(`${cmd} could not be started: ${err.message}`));
+      made.once('close', (code, signal) => resolve(code === 0 ? 0 : `it exited ${code ?? signal}`));
+    });
     if (status !== 0) {
       rmSync(out, { force: true });
-      throw new Error('build: could not take the code cache (see above)');
+      throw new Error(`build: could not take the code cache (${status}; see above)`);
     }
   } finally {
-    child.kill();
+    clearTimeout(timer);
+    child.kill('SIGKILL');
+    children.delete(child);
   }
 }
 
