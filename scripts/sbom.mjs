@@ -147,12 +147,18 @@ export function makeBom({ root, version, files, keytarPackages, timestamp, seria
       const n = f.holds.node;
       let c = nodes.get(n.name);
       if (!c) {
+        // From the npm registry (node-<target>, its tarball's SHA-512), or nodejs.org's tarball (its SHA-256).
+        const purl = n.url
+          ? new PackageURL('generic', undefined, 'node', n.version, { download_url: n.url }).toString()
+          : npmPurl(n.name, n.version);
+        const hashes = hashesOf(n.integrity);
+        if (n.sha256) hashes.set(CDX.Enums.HashAlgorithm['SHA-256'], n.sha256);
         c = new CDX.Models.Component(CDX.Enums.ComponentType.Platform, n.name, {
           version: n.version,
-          purl: npmPurl(n.name, n.version),
-          bomRef: npmPurl(n.name, n.version),
+          purl,
+          bomRef: purl,
           description: `Node.js ${n.version} for ${n.name.replace(/^node-/, '')}, the runtime the executable is made of`,
-          hashes: hashesOf(n.integrity),
+          hashes,
           licenses: new CDX.Models.LicenseRepository([licenceFactory.makeFromString('MIT')]),
         });
         nodes.set(n.name, c);
