@@ -60,7 +60,7 @@ export const exeName = (target) => `cssctl-${target}${target.startsWith('win-') 
  * bench`, section 1c). The package cannot give node flags; the executable can, and this one leaves the code
  * cache of Node's own modules usable (V8 refuses it under the export flags: those would cost ~3 ms).
  */
-export const START_FLAGS = ['--min-semi-space-size=16'];
+export const START_FLAGS = ['--min-semi-space-size=16', '--no-flush-bytecode'];
 
 /** The arm64 sysroot of Debian's libc6-arm64-cross, libstdc++6-arm64-cross, libgcc-s1- and libatomic1-arm64-cross. */
 export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';

@@ -6,7 +6,8 @@
 // (bin/cssctl.cjs), for whichever Node runs it.
 import { spawn } from 'node:child_process';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
@@ -21,7 +22,10 @@ const self = fileURLToPath(import.meta.url);
  * executables). V8 leaves --random-seed out of the flags a cache is checked against, so the executable, started
  * without it (a random seed, as every Node), still takes the cache.
  */
-export const TRAINING_FLAGS = ['--random-seed=1'];
+export const TRAINING_FLAGS = ['--predictable', '--random-seed=1'];
+
+/** Where the bundle is said to be while the cache is trained (see train). */
+const TRAINING_DIR = '/cssctl';
 
 /**
  * The processes a cache is being made with (the sandbox, the training Node or qemu): stopped when this process
@@ -95,8 +99,28 @@ async function startSandbox() {
 
 /** In a fresh node: runs the training commands in-process against the sandbox at `url`, and writes the cache. */
 async function train(file, url) {
+  // undici's timer tick (lib/util/timers.js onTick) runs every 500 ms while a request has a timer: how often it
+  // had run depended on how long the runs took (under qemu, under load), and V8 keeps what that did to the
+  // function's tiering in the cache: one build in eight differed there. In training it never runs (its timeouts,
+  // all it serves, are minutes away): the executable compiles that one small function when it first ticks.
+  const realSetTimeout = globalThis.setTimeout;
+  globalThis.setTimeout = (fn, ms, ...args) =>
+    typeof fn === 'function' && fn.name === 'onTick'
+      ? realSetTimeout(() => {}, 2 ** 31 - 1).unref()
+      : realSetTimeout(fn, ms, ...args);
   const { loadCli } = await import('../bin/cssctl.cjs');
-  const { cli, script } = loadCli({ cache: false });
+  // V8 keeps the script's name in the cache: a fixed one, so the cache does not depend on where the checkout is
+  // (two clones made different caches). The files are this checkout's; those built apart from the bundle come
+  // through module(), as in the executable (sea-main.mjs), so nothing is resolved from the fixed name.
+  const dist = join(root, 'dist');
+  const requireDist = createRequire(join(dist, 'cli.cjs'));
+  const files = {
+    sea: true,
+    path: (name) => join(TRAINING_DIR, name),
+    text: (name) => readFileSync(join(dist, name), 'utf8'),
+    module: (name) => requireDist(`./${name}`),
+  };
+  const { cli, script } = loadCli({ cache: false, files });
   if (!script) throw new Error('bin/cssctl.cjs did not compile the CLI as a script');
   const home = mkdtempSync(join(tmpdir(), 'cssctl-code-cache-'));
   try {

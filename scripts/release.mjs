@@ -130,6 +130,7 @@ export function releaseSbom({ out, version, commit, epoch }) {
     version,
     files,
     keytarPackages: keytarAddonPackages(),
+    commit,
     ...releaseIdentity({ commit, epoch, files }),
   });
   return serialize(bom);

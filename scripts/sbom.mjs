@@ -91,7 +91,7 @@ export function releaseIdentity({ commit, epoch, files }) {
  * inside: `bundle` (dist/'s bundles), `keytar` (as a dependency, npm package), `keytarAddon` (keytar.node inside),
  * `node` (a registry Node: `{ name, version, integrity }`).
  */
-export function makeBom({ root, version, files, keytarPackages, timestamp, serialNumber }) {
+export function makeBom({ root, version, files, keytarPackages, timestamp, serialNumber, commit }) {
   if (!(timestamp instanceof Date) || !serialNumber)
     throw new Error('sbom: a timestamp and a serial number are needed (from the commit: releaseIdentity)');
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
@@ -99,6 +99,8 @@ export function makeBom({ root, version, files, keytarPackages, timestamp, seria
   const bom = new CDX.Models.Bom();
   bom.serialNumber = serialNumber;
   bom.metadata.timestamp = timestamp;
+  // The commit the release is made of: with the timestamp, what a rebuild needs to make the same BOM.
+  if (commit) bom.metadata.properties.add(new CDX.Models.Property('cssctl:git:commit', commit));
   const app = builder.makeComponent({ ...self, version }, CDX.Enums.ComponentType.Application);
   app.purl = npmPurl(self.name, version);
   app.bomRef.value = app.purl;

@@ -43,7 +43,7 @@ const hasRuby = await run('ruby', ['--version']).then(
 
 /** `url` → `sha256` pairs of a formula, in order. */
 const formulaPairs = (rb: string) =>
-  [...rb.matchAll(/url "([^"]+)"\n\s+sha256 "([0-9a-f]{64})"/g)].map((m) => [m[1]!, m[2]!]);
+  [...rb.matchAll(/url "([^"]+)"\n\s+sha256 "([0-9a-f]{64})"/g)].map((m) => [m[1]!, m[2]!] as const);
 
 async function rubyParses(text: string) {
   const dir = mkdtempSync(join(tmpdir(), 'cssctl-formula-'));
