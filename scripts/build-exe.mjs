@@ -375,12 +375,8 @@ export async function buildExe({ target = HOST } = {}) {
 
 if (import.meta.main) {
   const i = process.argv.indexOf('--target');
-  const { stopChildren } = await import('./code-cache.mjs');
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'])
-    process.on(sig, () => {
-      stopChildren();
-      process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1));
-    });
+  const { installStopHandlers, stopChildren } = await import('./code-cache.mjs');
+  installStopHandlers('build:exe');
   try {
     await buildExe({ target: i > 0 ? process.argv[i + 1] : HOST });
   } catch (err) {

@@ -44,6 +44,19 @@ export function stopChildren() {
 }
 process.on('exit', stopChildren);
 
+/**
+ * For a build's main script: on SIGINT, SIGTERM or SIGHUP, the children are stopped, a line says so, and the
+ * process ends with the code a shell gives a process killed by that signal (130, 143, 129).
+ */
+export function installStopHandlers(who) {
+  for (const [sig, code] of Object.entries({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }))
+    process.on(sig, () => {
+      stopChildren();
+      console.error(`${who}: stopped (${sig})`);
+      process.exit(code);
+    });
+}
+
 function track(child) {
   children.add(child);
   child.once('exit', () => children.delete(child));

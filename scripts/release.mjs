@@ -214,16 +214,10 @@ async function release() {
 }
 
 if (import.meta.main) {
-  const { stopChildren } = await import('./code-cache.mjs');
+  const { installStopHandlers, stopChildren } = await import('./code-cache.mjs');
   // Stopped by a signal: the children first (the code-cache sandbox, a Node under qemu), then the exit code a
   // shell gives a process killed by that signal.
-  const signals = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
-  for (const [sig, code] of Object.entries(signals))
-    process.on(sig, () => {
-      stopChildren();
-      console.error(`release: stopped (${sig})`);
-      process.exit(code);
-    });
+  installStopHandlers('release');
   const i = process.argv.indexOf('--assemble');
   try {
     if (i > 0) {
