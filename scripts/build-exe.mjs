@@ -331,7 +331,9 @@ export async function buildExe({ target = HOST } = {}) {
     config,
     JSON.stringify(
       {
-        main: join(work, 'main.cjs'),
+        // Relative (to the folder --build-sea runs in, `work`): the blob keeps this name, and a full path would
+        // make two checkouts build different executables.
+        main: 'main.cjs',
         mainFormat: 'commonjs',
         executable: node.bin,
         output,
@@ -351,7 +353,10 @@ export async function buildExe({ target = HOST } = {}) {
       2,
     ),
   );
-  const made = spawnSync(builder.bin, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const made = spawnSync(builder.bin, ['--build-sea', config], {
+    cwd: work,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (made.status !== 0) throw new Error(`build:exe: node --build-sea failed (${made.status})`);
   // macOS runs only signed code on arm64: --build-sea leaves Node's signature broken, so the executable is
   // signed again, ad hoc (codesign's "-"); a release may sign it with a Developer ID after.

@@ -3,10 +3,11 @@
 // same names and the same bytes, SHA256SUMS included. Exits 1 on any difference, naming the file and the first
 // byte that differs. The clones share this checkout's node_modules (a link: `npm ci` is not run again, and
 // keytar's addon is the one this machine built) and the Node downloads in ~/.cache/cssctl-sea-node.
-// `--commit <rev>` (default HEAD); changes not committed are not in the clones, and are not verified.
+// `--commit <rev>` (default HEAD); changes not committed are not in the clones, and are not verified. `--keep`
+// leaves the first build's release in this checkout's dist/release.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +94,13 @@ try {
       ? `release:verify: ${differ} of ${names.length} files differ between the two builds`
       : `release:verify: the two builds of ${commit.slice(0, 12)} are identical: ${names.length} files, SHA256SUMS ${one.sums.SHA256SUMS}`,
   );
+  // --keep: the first build's release is left in this checkout's dist/release (test/release checks it).
+  if (process.argv.includes('--keep') && !differ) {
+    const kept = join(root, 'dist', 'release');
+    rmSync(kept, { recursive: true, force: true });
+    cpSync(one.out, kept, { recursive: true });
+    console.log(`release:verify: the first build's release is in ${kept}`);
+  }
   cleanUp();
   process.exit(differ ? 1 : 0);
 } catch (err) {
