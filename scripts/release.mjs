@@ -35,6 +35,7 @@ import {
   buildExe,
   distRecord,
   NOT_ON_REGISTRY,
+  npm,
   exeName,
   keytarAddonPackages,
   missingTools,
@@ -76,7 +77,7 @@ function registryRecord(target) {
   if (existsSync(kept)) return JSON.parse(readFileSync(kept, 'utf8'));
   if (NOT_ON_REGISTRY.has(target)) return distRecord(target);
   const integrity = JSON.parse(
-    execFileSync('npm', ['view', '--json', `${name}@${NODE_VERSION}`, 'dist.integrity'], {
+    npm(['view', '--json', `${name}@${NODE_VERSION}`, 'dist.integrity'], {
       encoding: 'utf8',
     }),
   );
@@ -195,7 +196,7 @@ async function release() {
   mkdirSync(out, { recursive: true });
   // The npm package, from the build above (--ignore-scripts: prepack would only find it up to date).
   const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', out], {
+    npm(['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', out], {
       cwd: root,
       encoding: 'utf8',
     }),
