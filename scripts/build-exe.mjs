@@ -282,7 +282,7 @@ function writeLicences({ name, node, keytar, file }) {
  * Builds dist/cssctl-<target> (and its .LICENSES.md) and returns its path, with the Node it is made of.
  * The package's build (dist/) is made first when it is not up to date.
  */
-export async function buildExe({ target = HOST } = {}) {
+export async function buildExe({ target = HOST, buildFirst = true } = {}) {
   const lacking = missingTools([target]);
   if (lacking) throw new Error(`build:exe: ${lacking}`);
   const name = exeName(target);
@@ -291,7 +291,9 @@ export async function buildExe({ target = HOST } = {}) {
   const builder = target === HOST ? node : registryNode(HOST);
   const runner = runnerFor(target);
   // The package's build first: dist/cli.cjs, dist/help.json, the sandbox the code cache is trained against.
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-changed'], { stdio: 'inherit' });
+  // (Not within a release, which built dist/ once: a rebuild there would replace what the release has made.)
+  if (buildFirst)
+    execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-changed'], { stdio: 'inherit' });
   const work = join(dist, 'sea', target);
   mkdirSync(work, { recursive: true });
   await build({

@@ -203,7 +203,7 @@ async function release() {
   );
   step(packed.filename);
   for (const target of RELEASE_TARGETS) {
-    const exe = await buildExe({ target });
+    const exe = await buildExe({ target, buildFirst: false });
     const name = exeName(target);
     // A copy: the release keeps these bytes whatever a later build:exe writes to dist/.
     copyFileSync(exe.output, join(out, name), constants.COPYFILE_FICLONE);
