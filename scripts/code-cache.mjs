@@ -6,7 +6,8 @@
 // (bin/cssctl.cjs), for whichever Node runs it.
 import { spawn } from 'node:child_process';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
@@ -14,6 +15,53 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
+
+/**
+ * A fixed seed for the training process's random numbers: V8 derives its string hash seed from it, and the cache
+ * holds the hashes of the strings it names, so without it two builds of one commit made different caches (and
+ * executables). V8 leaves --random-seed out of the flags a cache is checked against, so the executable, started
+ * without it (a random seed, as every Node), still takes the cache.
+ */
+export const TRAINING_FLAGS = ['--predictable', '--random-seed=1'];
+
+/** Where the bundle is said to be while the cache is trained (see train). */
+const TRAINING_DIR = '/cssctl';
+
+/**
+ * The processes a cache is being made with (the sandbox, the training Node or qemu): stopped when this process
+ * exits in any way, and by stopChildren() from a signal handler, so a failed build leaves none behind.
+ */
+const children = new Set();
+export function stopChildren() {
+  for (const child of children) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  children.clear();
+}
+process.on('exit', stopChildren);
+
+/**
+ * For a build's main script: on SIGINT, SIGTERM or SIGHUP, the children are stopped, a line says so, and the
+ * process ends with the code a shell gives a process killed by that signal (130, 143, 129).
+ */
+export function installStopHandlers(who) {
+  for (const [sig, code] of Object.entries({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 }))
+    process.on(sig, () => {
+      stopChildren();
+      console.error(`${who}: stopped (${sig})`);
+      process.exit(code);
+    });
+}
+
+function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
 
 /**
  * What the cache is trained on: the path every request command takes (commander, the context, the profile
@@ -41,10 +89,12 @@ class Collect extends Writable {
 }
 
 async function startSandbox() {
-  const child = spawn(process.execPath, [join(root, 'dist/sandbox.js')], {
-    env: { PATH: process.env.PATH, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = track(
+    spawn(process.execPath, [join(root, 'dist/sandbox.js')], {
+      env: { PATH: process.env.PATH, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let errors = '';
   child.stderr.on('data', (d) => (errors += d));
   const url = await new Promise((resolve, reject) => {
@@ -54,6 +104,7 @@ async function startSandbox() {
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) resolve(m[1]);
     });
+    child.on('error', (err) => reject(new Error(`the sandbox could not start: ${err.message}`)));
     child.on('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${errors}`)));
   });
   return { url, child };
@@ -61,8 +112,28 @@ async function startSandbox() {
 
 /** In a fresh node: runs the training commands in-process against the sandbox at `url`, and writes the cache. */
 async function train(file, url) {
+  // undici's timer tick (lib/util/timers.js onTick) runs every 500 ms while a request has a timer: how often it
+  // had run depended on how long the runs took (under qemu, under load), and V8 keeps what that did to the
+  // function's tiering in the cache: one build in eight differed there. In training it never runs (its timeouts,
+  // all it serves, are minutes away): the executable compiles that one small function when it first ticks.
+  const realSetTimeout = globalThis.setTimeout;
+  globalThis.setTimeout = (fn, ms, ...args) =>
+    typeof fn === 'function' && fn.name === 'onTick'
+      ? realSetTimeout(() => {}, 2 ** 31 - 1).unref()
+      : realSetTimeout(fn, ms, ...args);
   const { loadCli } = await import('../bin/cssctl.cjs');
-  const { cli, script } = loadCli({ cache: false });
+  // V8 keeps the script's name in the cache: a fixed one, so the cache does not depend on where the checkout is
+  // (two clones made different caches). The files are this checkout's; those built apart from the bundle come
+  // through module(), as in the executable (sea-main.mjs), so nothing is resolved from the fixed name.
+  const dist = join(root, 'dist');
+  const requireDist = createRequire(join(dist, 'cli.cjs'));
+  const files = {
+    sea: true,
+    path: (name) => join(TRAINING_DIR, name),
+    text: (name) => readFileSync(join(dist, name), 'utf8'),
+    module: (name) => requireDist(`./${name}`),
+  };
+  const { cli, script } = loadCli({ cache: false, files });
   if (!script) throw new Error('bin/cssctl.cjs did not compile the CLI as a script');
   const home = mkdtempSync(join(tmpdir(), 'cssctl-code-cache-'));
   try {
@@ -107,18 +178,26 @@ async function train(file, url) {
  */
 export async function writeCodeCache({ node = process.execPath, runner = [], flags = [], out }) {
   const { url, child } = await startSandbox();
+  let timer;
   try {
     const [cmd, ...pre] = [...runner, node];
-    const made = spawn(cmd, [...pre, ...flags, self, '--train', out, url], { stdio: 'inherit' });
-    const timer = setTimeout(() => made.kill(), 600_000);
-    const status = await new Promise((resolve) => made.on('close', (code) => resolve(code)));
-    clearTimeout(timer);
+    const made = track(
+      spawn(cmd, [...pre, ...flags, ...TRAINING_FLAGS, self, '--train', out, url], { stdio: 'inherit' }),
+    );
+    timer = setTimeout(() => made.kill('SIGKILL'), 600_000);
+    // A program that cannot be started (ENOENT) is an 'error' event, not an exit: a line, not a crash.
+    const status = await new Promise((resolve) => {
+      made.once('error', (err) => resolve(`${cmd} could not be started: ${err.message}`));
+      made.once('close', (code, signal) => resolve(code === 0 ? 0 : `it exited ${code ?? signal}`));
+    });
     if (status !== 0) {
       rmSync(out, { force: true });
-      throw new Error('build: could not take the code cache (see above)');
+      throw new Error(`build: could not take the code cache (${status}; see above)`);
     }
   } finally {
-    child.kill();
+    clearTimeout(timer);
+    child.kill('SIGKILL');
+    children.delete(child);
   }
 }
 

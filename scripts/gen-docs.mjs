@@ -6,6 +6,7 @@
 //   `man`. test/unit/reference.test.ts fails until they match the tree.
 import { build } from 'esbuild';
 import { Buffer } from 'node:buffer';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,9 +57,16 @@ async function builtProgram(dir) {
   return cli.buildProgram({ out() {}, stdout: {}, stderr: {} }, () => undefined, {});
 }
 
-/** The pages' date: SOURCE_DATE_EPOCH when set (reproducible builds), else today (UTC). */
+/**
+ * The pages' date: SOURCE_DATE_EPOCH when set (reproducible builds), else the date of the checkout's last commit
+ * (so two builds of one commit make the same pages), else today (UTC).
+ */
 function manDate() {
-  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  let epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  if (!(Number.isFinite(epoch) && epoch > 0)) {
+    const r = spawnSync('git', ['log', '-1', '--format=%ct'], { cwd: fileURLToPath(root), encoding: 'utf8' });
+    epoch = r.status === 0 ? Number(r.stdout.trim()) : NaN;
+  }
   return new Date(Number.isFinite(epoch) && epoch > 0 ? epoch * 1000 : Date.now()).toISOString().slice(0, 10);
 }
 

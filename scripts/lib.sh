@@ -6,8 +6,10 @@
 # PyYAML to read the ignore file cssctl writes as another tool would.
 CSSCTL_TEST_PACKAGES=(libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools openssl zsh fish tmux libxml2-utils chromium groff-base man-db python3-yaml)
 # What `npm run release` needs beyond those, to build and run the linux-arm64 executable on an x64 machine:
-# qemu-user (qemu-aarch64) and the arm64 libraries Node's binary is linked against (under /usr/aarch64-linux-gnu).
-CSSCTL_RELEASE_PACKAGES=(qemu-user libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross)
+# qemu-user (qemu-aarch64) and the arm64 libraries Node's binary is linked against (under /usr/aarch64-linux-gnu);
+# ruby, whose `ruby -c` checks the release's Homebrew formula (test/release/package-managers.test.ts); and wine64,
+# which runs the npm package on Node for Windows (scripts/test-windows, from scripts/test-shipped).
+CSSCTL_RELEASE_PACKAGES=(qemu-user libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross ruby wine64)
 
 # The end-to-end files where the Node or the install makes a difference, run against the package installed with
 # npm install -g on Node 22 and 26 (scripts/test-shipped): start-up, the keychain through keytar built for that

@@ -83,9 +83,11 @@ const BUILT_IN = {
       },
       // The WebAssembly and its JavaScript loader are Emscripten's output: its runtime, and the musl libc
       // Emscripten builds in (texts from emscripten-core/emscripten: LICENSE, system/lib/libc/musl/COPYRIGHT).
-      // Its version is not recorded in the build (jq's configure line names only CC=/emsdk/.../emcc).
-      { name: 'Emscripten', licence: 'MIT OR NCSA', file: 'licenses/emscripten-LICENSE' },
-      { name: 'musl libc', licence: 'MIT', file: 'licenses/musl-COPYRIGHT' },
+      // The wasm records no version (jq's configure line names only CC=/emsdk/.../emcc): jq-wasm's Dockerfile
+      // builds it in the emscripten/emsdk:6.0.0 image, and Emscripten's 6.0.0 tag takes its libc from musl
+      // 1.2.6 (system/lib/libc/README.md there).
+      { name: 'Emscripten', version: '6.0.0', licence: 'MIT OR NCSA', file: 'licenses/emscripten-LICENSE' },
+      { name: 'musl libc', version: '1.2.6', licence: 'MIT', file: 'licenses/musl-COPYRIGHT' },
     ],
   },
 };

@@ -10,7 +10,7 @@
 //   executable is (node-linux-<arch> from the npm registry, with its tarball's SHA-512); and the release's files
 //   (type `file`, with their SHA-256) whose `dependencies` say which of the above each holds.
 import { Buffer } from 'node:buffer';
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as CDX from '@cyclonedx/cyclonedx-library';
@@ -23,6 +23,11 @@ export const SPEC = CDX.Spec.Spec1dot6;
 const BUILT_IN_PURLS = {
   jq: (v) => new PackageURL('github', 'jqlang', 'jq', `jq-${v}`).toString(),
   Oniguruma: (v) => new PackageURL('github', 'kkos', 'oniguruma', `v${v}`).toString(),
+  Emscripten: (v) => new PackageURL('github', 'emscripten-core', 'emscripten', v).toString(),
+  'musl libc': (v) =>
+    new PackageURL('generic', undefined, 'musl', v, {
+      download_url: `https://musl.libc.org/releases/musl-${v}.tar.gz`,
+    }).toString(),
 };
 
 // An SPDX expression (`MIT OR NCSA`) is checked by spdx-expression-parse, which throws on one that is not.
@@ -59,16 +64,43 @@ function npmComponent(root, dir, lock) {
 }
 
 /**
+ * A name-based UUID (RFC 9562 version 5: SHA-1 of a namespace and a name, version and variant bits set) as a
+ * CycloneDX serial number. The namespace is RFC 9562's URL namespace; the name says what the BOM describes.
+ */
+export function uuidV5(name, namespace = '6ba7b811-9dad-11d1-80b4-00c04fd430c8') {
+  const ns = Buffer.from(namespace.replaceAll('-', ''), 'hex');
+  const h = createHash('sha1').update(ns).update(name).digest().subarray(0, 16);
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/**
+ * What makes a release's SBOM the same in every rebuild of one commit: its timestamp is the commit's date
+ * (`epoch`, SOURCE_DATE_EPOCH) and its serial number a UUID derived from the commit and the SHA-256 of every
+ * file it describes (another commit, or other bytes, give another BOM and so another serial).
+ */
+export function releaseIdentity({ commit, epoch, files }) {
+  const name = [`cssctl release ${commit}`, ...files.map((f) => `${f.sha256}  ${f.name}`).sort()].join('\n');
+  return { timestamp: new Date(epoch * 1000), serialNumber: `urn:uuid:${uuidV5(name)}` };
+}
+
+/**
  * The BOM of a release. `files`: the release's files, each `{ name, sha256, holds }` where holds says what is
  * inside: `bundle` (dist/'s bundles), `keytar` (as a dependency, npm package), `keytarAddon` (keytar.node inside),
  * `node` (a registry Node: `{ name, version, integrity }`).
  */
-export function makeBom({ root, version, files, keytarPackages, timestamp = new Date() }) {
+export function makeBom({ root, version, files, keytarPackages, timestamp, serialNumber, commit }) {
+  if (!(timestamp instanceof Date) || !serialNumber)
+    throw new Error('sbom: a timestamp and a serial number are needed (from the commit: releaseIdentity)');
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
   const self = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const bom = new CDX.Models.Bom();
-  bom.serialNumber = `urn:uuid:${randomUUID()}`;
+  bom.serialNumber = serialNumber;
   bom.metadata.timestamp = timestamp;
+  // The commit the release is made of: with the timestamp, what a rebuild needs to make the same BOM.
+  if (commit) bom.metadata.properties.add(new CDX.Models.Property('cssctl:git:commit', commit));
   const app = builder.makeComponent({ ...self, version }, CDX.Enums.ComponentType.Application);
   app.purl = npmPurl(self.name, version);
   app.bomRef.value = app.purl;
@@ -117,12 +149,18 @@ export function makeBom({ root, version, files, keytarPackages, timestamp = new 
       const n = f.holds.node;
       let c = nodes.get(n.name);
       if (!c) {
+        // From the npm registry (node-<target>, its tarball's SHA-512), or nodejs.org's tarball (its SHA-256).
+        const purl = n.url
+          ? new PackageURL('generic', undefined, 'node', n.version, { download_url: n.url }).toString()
+          : npmPurl(n.name, n.version);
+        const hashes = hashesOf(n.integrity);
+        if (n.sha256) hashes.set(CDX.Enums.HashAlgorithm['SHA-256'], n.sha256);
         c = new CDX.Models.Component(CDX.Enums.ComponentType.Platform, n.name, {
           version: n.version,
-          purl: npmPurl(n.name, n.version),
-          bomRef: npmPurl(n.name, n.version),
+          purl,
+          bomRef: purl,
           description: `Node.js ${n.version} for ${n.name.replace(/^node-/, '')}, the runtime the executable is made of`,
-          hashes: hashesOf(n.integrity),
+          hashes,
           licenses: new CDX.Models.LicenseRepository([licenceFactory.makeFromString('MIT')]),
         });
         nodes.set(n.name, c);

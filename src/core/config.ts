@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 import { CliError, UsageError } from './errors.js';
 import { assertNotLink, ensureDir, fsErrorText } from './files.js';
 import { withFileLock } from './lock.js';
@@ -17,14 +17,23 @@ export const OUTPUT_FORMATS = ALL_FORMATS;
 export const REPORT_FORMATS: readonly string[] = REPORT_FORMAT_NAMES;
 export type { OutputFormat };
 
-/** `$CSSCTL_CONFIG_DIR`, else `$XDG_CONFIG_HOME/cssctl`, else the platform's config folder. */
-export function configDir(env: NodeJS.ProcessEnv): string {
+/**
+ * `$CSSCTL_CONFIG_DIR`, else the platform's config folder: on Windows `%APPDATA%\cssctl` (the roaming
+ * application data of the user's profile); on macOS `$XDG_CONFIG_HOME/cssctl` when set, else
+ * `~/Library/Preferences/cssctl`; elsewhere `$XDG_CONFIG_HOME/cssctl`, else `~/.config/cssctl`. The folder also
+ * holds the state files (the rate-limit state, the lock files) and the file credential store.
+ */
+export function configDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   if (env.CSSCTL_CONFIG_DIR) return env.CSSCTL_CONFIG_DIR;
+  if (platform === 'win32') {
+    // Windows paths (drive letters, backslashes) whatever the machine running this is (the tests fake it).
+    const roaming = env.APPDATA || win32.join(env.USERPROFILE || homedir(), 'AppData', 'Roaming');
+    return win32.join(roaming, 'cssctl');
+  }
   const home = env.HOME || homedir();
-  if (process.platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'cssctl');
-  if (process.platform === 'darwin' && !env.XDG_CONFIG_HOME)
-    return join(home, 'Library', 'Preferences', 'cssctl');
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'cssctl');
+  if (platform === 'darwin' && !env.XDG_CONFIG_HOME)
+    return posix.join(home, 'Library', 'Preferences', 'cssctl');
+  return posix.join(env.XDG_CONFIG_HOME || posix.join(home, '.config'), 'cssctl');
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

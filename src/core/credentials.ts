@@ -131,7 +131,18 @@ interface CredentialFile {
   profiles: Record<string, Tokens>;
 }
 
-/** `credentials.json` in the config folder: mode 0600 in a 0700 folder, written atomically. */
+/**
+ * How the file store is protected, in words for the login warning and `auth status`: a file mode on Linux and
+ * macOS; on Windows cssctl sets none (Windows has no POSIX modes; Node's mode argument only sets read-only
+ * there), so only the permissions of the user's profile folder, where %APPDATA% is, keep other users out.
+ */
+export function fileStoreProtection(platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32'
+    ? 'no file mode on Windows: only the permissions of your user profile folder protect it'
+    : 'mode 0600';
+}
+
+/** `credentials.json` in the config folder: mode 0600 in a 0700 folder (not on Windows), written atomically. */
 export class FileStore implements CredentialStore {
   readonly kind = 'file' as const;
   readonly path: string;

@@ -1,5 +1,5 @@
 // `--report <format>=<path>` and `--output-file`, checked when the flags are read (loaded at start-up: light).
-import { resolve } from 'node:path';
+import { posix, win32 } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { ALL_FORMATS } from './registry.js';
 
@@ -22,10 +22,23 @@ export function parseReportSpec(value: string, previous: ReportSpec[] = []): Rep
   return [...previous, { format, path: m[2]! }];
 }
 
+/**
+ * The file a path names, as a key: on Windows a drive letter and backslashes (`C:\\out\\r.sarif`), and names
+ * compared without case (`c:/OUT/r.sarif` is the same file); elsewhere the resolved path as it is.
+ */
+export function destinationKey(
+  path: string,
+  cwd: string,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  return platform === 'win32' ? win32.resolve(cwd, path).toLowerCase() : posix.resolve(cwd, path);
+}
+
 /** Two outputs to one path are exit 2, before any request. */
 export function checkDestinations(
   opts: { outputFile?: string; reports?: readonly ReportSpec[] },
   cwd = process.cwd(),
+  platform: NodeJS.Platform = process.platform,
 ): void {
   const seen = new Map<string, string>();
   const all = [
@@ -33,7 +46,7 @@ export function checkDestinations(
     ...(opts.reports ?? []).map((r) => ({ flag: `--report ${r.format}=`, path: r.path })),
   ];
   for (const { flag, path } of all) {
-    const key = resolve(cwd, path);
+    const key = destinationKey(path, cwd, platform);
     const before = seen.get(key);
     if (before !== undefined)
       throw new UsageError(`${before} and ${flag} name the same file ${path}: give each report its own path`);

@@ -41,7 +41,9 @@ describe.skipIf(!isExe)(
       const res = await w.run(['connections', 'list', '--json'], { env });
       expect(res.code, res.stderr).toBe(0);
       expect(JSON.parse(res.stdout)).not.toHaveLength(0);
-      expect(res.stderr).toBe('cssctl: compiled from code cache under --min-semi-space-size=16\n');
+      expect(res.stderr).toBe(
+        'cssctl: compiled from code cache under --min-semi-space-size=16 --no-flush-bytecode\n',
+      );
     });
 
     it('runs an export in itself started again with the export flags, with a code cache of its own', async () => {
@@ -57,14 +59,18 @@ describe.skipIf(!isExe)(
         await w.login('acme', 'owner', [], { env });
         const plain = await w.run(['findings', 'list', '--json'], { env });
         expect(plain.code, plain.stderr).toBe(0);
-        expect(plain.stderr).toBe('cssctl: compiled from code cache under --min-semi-space-size=16\n');
+        expect(plain.stderr).toBe(
+          'cssctl: compiled from code cache under --min-semi-space-size=16 --no-flush-bytecode\n',
+        );
         const flags = [...EXPORT_V8_FLAGS, '--min-semi-space-size=0'].join(' ');
         const first = await w.run(['findings', 'list', '--all', '-o', 'ndjson'], { env });
         expect(first.code, first.stderr).toBe(0);
-        expect(first.stderr).toBe(`cssctl: compiled from source under --min-semi-space-size=16 ${flags}\n`);
+        expect(first.stderr).toBe(
+          `cssctl: compiled from source under --min-semi-space-size=16 --no-flush-bytecode ${flags}\n`,
+        );
         const again = await w.run(['findings', 'list', '--all', '-o', 'ndjson'], { env });
         expect(again.stderr).toBe(
-          `cssctl: compiled from code cache under --min-semi-space-size=16 ${flags}\n`,
+          `cssctl: compiled from code cache under --min-semi-space-size=16 --no-flush-bytecode ${flags}\n`,
         );
         expect(again.stdout).toBe(first.stdout);
         const rows = first.stdout.trim().split('\n');

@@ -3,7 +3,7 @@
 // (through @cyclonedx/cyclonedx-library's validator, which ships it), and the arm64 executable run under
 // Debian's qemu-user against the sandbox on loopback. Without a release (a developer's checkout) the file is
 // skipped; under CI=true a missing release fails.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as CDX from '@cyclonedx/cyclonedx-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,7 @@ describe.runIf(made || process.env.CI === 'true')('the release (npm run release)
         'cssctl-linux-x64',
         'cssctl-linux-x64.LICENSES.md',
         'cssctl.cdx.json',
+        'cssctl.rb',
         'SHA256SUMS',
       ].sort(),
     );
@@ -135,7 +136,7 @@ describe.runIf(made || process.env.CI === 'true')('the release (npm run release)
       const files = bom.components.filter((c) => c.type === 'file');
       expect(files.map((f) => f.name).sort()).toEqual(
         readdirSync(REL)
-          .filter((n) => n !== 'SHA256SUMS' && n !== 'cssctl.cdx.json')
+          .filter((n) => !['SHA256SUMS', 'cssctl.cdx.json', 'cssctl.rb', 'cssctl.json'].includes(n))
           .sort(),
       );
       for (const f of files)
@@ -157,6 +158,66 @@ describe.runIf(made || process.env.CI === 'true')('the release (npm run release)
       expect(dependsOn('file:cssctl-linux-arm64').filter((r) => /keytar|addon/.test(r))).toEqual([]);
       expect(dependsOn(`file:cssctl-${pkg.version}.tgz`)).toContain('pkg:npm/keytar@7.9.0');
       expect(dependsOn(`file:cssctl-${pkg.version}.tgz`).filter((r) => r.includes('node-linux'))).toEqual([]);
+    });
+  });
+
+  describe('made again from the same commit, the same bytes', () => {
+    const release = import(pathToFileURL(join(ROOT, 'scripts/release.mjs')).href) as Promise<{
+      releaseSbom: (o: { out: string; version: string; commit: string; epoch: number }) => string;
+    }>;
+    const identity = () => {
+      const bom = JSON.parse(readFileSync(join(REL, 'cssctl.cdx.json'), 'utf8')) as {
+        serialNumber: string;
+        metadata: { timestamp: string; properties: { name: string; value: string }[] };
+      };
+      const commit = bom.metadata.properties.find((p) => p.name === 'cssctl:git:commit')!.value;
+      return { bom, commit, epoch: Date.parse(bom.metadata.timestamp) / 1000 };
+    };
+
+    it("the SBOM: its serial number and timestamp are the commit's, not random, and the same twice", async () => {
+      const { releaseSbom } = await release;
+      const { bom, commit, epoch } = identity();
+      expect(commit).toMatch(/^[0-9a-f]{40}$/);
+      const date = execFileSync('git', ['show', '-s', '--format=%ct', commit], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(epoch).toBe(Number(date));
+      expect(bom.serialNumber).toMatch(
+        /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      const again = releaseSbom({ out: REL, version: pkg.version, commit, epoch });
+      expect(again).toBe(readFileSync(join(REL, 'cssctl.cdx.json'), 'utf8'));
+      expect(releaseSbom({ out: REL, version: pkg.version, commit, epoch })).toBe(again);
+      // Another commit is another BOM: a serial derived from it, not a constant.
+      const other = JSON.parse(
+        releaseSbom({ out: REL, version: pkg.version, commit: '0'.repeat(40), epoch }),
+      ) as {
+        serialNumber: string;
+      };
+      expect(other.serialNumber).not.toBe(bom.serialNumber);
+    });
+
+    it('the npm tarball: packed again with the commit date, byte for byte the same', async () => {
+      const { epoch } = identity();
+      const dir = mkdtempSync(join(tmpdir(), 'cssctl-repack-'));
+      try {
+        const out = await run(
+          'npm',
+          ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', dir],
+          {
+            cwd: ROOT,
+            env: { ...process.env, SOURCE_DATE_EPOCH: String(epoch) },
+          },
+        );
+        const [packed] = JSON.parse(out.stdout) as { filename: string }[];
+        expect(
+          sha256(join(dir, packed!.filename)),
+          'the tarball differs from the release: is dist/ newer than the release? (npm run release)',
+        ).toBe(sha256(join(REL, `cssctl-${pkg.version}.tgz`)));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 
@@ -196,7 +257,9 @@ describe.runIf(made || process.env.CI === 'true')('the release (npm run release)
       const list = await arm64(['connections', 'list', '--json'], { env });
       expect(list.code, list.stderr).toBe(0);
       expect((JSON.parse(list.stdout) as { alias: string }[]).map((x) => x.alias)).toContain('prod');
-      expect(list.stderr).toBe('cssctl: compiled from code cache under --min-semi-space-size=16\n');
+      expect(list.stderr).toBe(
+        'cssctl: compiled from code cache under --min-semi-space-size=16 --no-flush-bytecode\n',
+      );
       expect(
         w.sandbox.requests.some((r) => r.method === 'GET' && r.path.startsWith('/api/v1/connections')),
       ).toBe(true);

@@ -49,13 +49,13 @@ describe('licences of what jq-wasm compiles in', () => {
     expect(wasm).toMatch(/CC=\S*emscripten\/emcc/);
   });
 
-  it('names jq, Oniguruma, Emscripten and musl, with the versions known and the upstream licence texts', () => {
+  it('names jq, Oniguruma, Emscripten and musl, each with its version and the upstream licence text', () => {
     const parts = notices.builtInNotices(notice(jqWasm.version), root);
     expect(parts.map((p) => `${p.name} ${p.version ?? '-'} ${p.licence}`)).toEqual([
       'jq 1.8.2 MIT',
       'Oniguruma 6.9.10 BSD-2-Clause',
-      'Emscripten - MIT OR NCSA',
-      'musl libc - MIT',
+      'Emscripten 6.0.0 MIT OR NCSA',
+      'musl libc 1.2.6 MIT',
     ]);
     expect(parts[2]!.text).toContain('Copyright (c) 2010-2014 Emscripten authors');
     expect(parts[2]!.text).toContain('University of Illinois/NCSA Open Source License');
@@ -74,8 +74,8 @@ describe('licences of what jq-wasm compiles in', () => {
     expect(text).toContain(
       "- jq-wasm 3.0.0-jq-1.8.2 (MIT)\n  - jq 1.8.2 (MIT), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n" +
         "  - Oniguruma 6.9.10 (BSD-2-Clause), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n" +
-        "  - Emscripten (MIT OR NCSA), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n" +
-        "  - musl libc (MIT), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n",
+        "  - Emscripten 6.0.0 (MIT OR NCSA), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n" +
+        "  - musl libc 1.2.6 (MIT), compiled into jq-wasm's WebAssembly (dist/jq.wasm)\n",
     );
     expect(text).toMatch(
       /^### Oniguruma 6\.9\.10, compiled into jq-wasm's WebAssembly \(dist\/jq\.wasm\)\n\nLicence: BSD-2-Clause\n\n```\nOniguruma LICENSE\n/m,

@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { after, sentence, type Result } from '../../report/result.js';
 import { validateEmail, validateWorkspace } from '../../core/config.js';
+import { fileStoreProtection } from '../../core/credentials.js';
 import { UsageError } from '../../core/errors.js';
 import { tokensFrom } from '../../core/http/session.js';
 import { promptPassword, promptText } from '../../core/prompt.js';
@@ -67,7 +68,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<Result> {
 
   const credentials = ctx.credentials();
   const { store, fallback } = await credentials.save(ctx.profileName, tokens);
-  if (fallback) io.warn(`${fallback}; the session is stored in ${credentials.file.path} (mode 0600)`);
+  if (fallback)
+    io.warn(`${fallback}; the session is stored in ${credentials.file.path} (${fileStoreProtection()})`);
   await (await ctx.config()).update(ctx.profileName, { base_url: baseUrl, workspace, email });
 
   if (env.CSSCTL_TOKEN)

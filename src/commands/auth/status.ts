@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.js';
 import { record, type Result } from '../../report/result.js';
 import { AuthError } from '../../core/errors.js';
+import { fileStoreProtection } from '../../core/credentials.js';
 import { shortTime } from '../../core/output/table.js';
 
 export function describeExpiry(expiresAt: number, now: number): string {
@@ -10,6 +11,13 @@ export function describeExpiry(expiresAt: number, now: number): string {
   const mins = Math.round((expiresAt - now) / 60_000);
   if (expiresAt <= now) return `expired ${Math.max(0, -mins)}m ago (${at})`;
   return mins >= 120 ? `in ${Math.round(mins / 60)}h (${at})` : `in ${Math.max(mins, 0)}m (${at})`;
+}
+
+/** The table's "Token source": the file store on Windows says how little protects it (fileStoreProtection). */
+export function tokenSourceText(source: string, platform: NodeJS.Platform = process.platform): string {
+  if (source === 'env') return 'env (CSSCTL_TOKEN)';
+  if (source === 'file' && platform === 'win32') return `file (${fileStoreProtection(platform)})`;
+  return source;
 }
 
 /** Offline: reads the profile and the credential store, never the network. */
@@ -33,16 +41,12 @@ export async function status(ctx: Context): Promise<Result> {
   if (settings.output !== 'table') return record(obj, settings.output);
   let expiry = describeExpiry(t.expires_at, now);
   if (obj.expired && obj.refreshable) expiry += '; renewed on the next command';
-  return record(
-    { ...obj, token_source: cur.source === 'env' ? 'env (CSSCTL_TOKEN)' : cur.source, expiry },
-    'table',
-    [
-      ['PROFILE', 'profile'],
-      ['BASE URL', 'base_url'],
-      ['WORKSPACE', 'workspace'],
-      ['EMAIL', 'email'],
-      ['TOKEN SOURCE', 'token_source'],
-      ['TOKEN EXPIRES', 'expiry'],
-    ],
-  );
+  return record({ ...obj, token_source: tokenSourceText(cur.source), expiry }, 'table', [
+    ['PROFILE', 'profile'],
+    ['BASE URL', 'base_url'],
+    ['WORKSPACE', 'workspace'],
+    ['EMAIL', 'email'],
+    ['TOKEN SOURCE', 'token_source'],
+    ['TOKEN EXPIRES', 'expiry'],
+  ]);
 }
