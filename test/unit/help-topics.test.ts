@@ -262,8 +262,14 @@ describe('the exit-codes and environment pages are true to the code', () => {
       ),
     );
     // Read by the code but not settings for users: the tests' clock scales, the single executable's own
-    // switches, and HOME (the documented XDG defaults stand for it).
-    const internal = new Set(['CSSCTL_RETRY_BASE_MS', 'CSSCTL_POLL_BASE_MS', 'CSSCTL_DEBUG_STARTUP', 'HOME']);
+    // switches, and HOME and USERPROFILE (the documented XDG and %APPDATA% defaults stand for them).
+    const internal = new Set([
+      'CSSCTL_RETRY_BASE_MS',
+      'CSSCTL_POLL_BASE_MS',
+      'CSSCTL_DEBUG_STARTUP',
+      'HOME',
+      'USERPROFILE',
+    ]);
     const missing = [...read].filter((v) => !onPage.has(v) && !internal.has(v));
     expect(missing, 'variables the code reads that docs/environment.md does not name').toEqual([]);
     // Node reads these itself (proxies are read by undici's EnvHttpProxyAgent).
