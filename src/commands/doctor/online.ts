@@ -6,6 +6,7 @@ import { probeApi } from '../../api/probe.js';
 import type { Context } from '../../core/context.js';
 import { formatWait } from '../../core/durations.js';
 import { ApiError, AuthError, CliError, InterruptedError, NetworkError } from '../../core/errors.js';
+import { isCertificateError } from '../../core/http/transport.js';
 import type { HttpResponse } from '../../core/http/types.js';
 import type { Settings } from '../../core/settings.js';
 import { isLoopbackHost } from '../../core/url.js';
@@ -27,14 +28,6 @@ const PROBE_TIMEOUT_MS = 10_000;
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const hintOf = (err: unknown, fallback: string | null = null) =>
   (err instanceof CliError && err.hint) || fallback;
-
-const TLS_TRUST = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-]);
 
 /** What to do about a certificate this machine does not trust: where NODE_EXTRA_CA_CERTS stands. */
 export function caHint(env: NodeJS.ProcessEnv): string {
@@ -67,7 +60,7 @@ function tlsFailure(env: NodeJS.ProcessEnv, where: string, err: ProbeError): Che
       `the TLS certificate of ${where} has expired`,
       "the service's operator must renew it; check the local clock too",
     );
-  if (TLS_TRUST.has(err.code) || err.code.startsWith('CERT_') || err.code.startsWith('ERR_TLS_'))
+  if (isCertificateError(err.code))
     return check('tls', 'fail', `the TLS certificate of ${where} is not accepted: ${why}`, caHint(env));
   return check(
     'tls',

@@ -35,6 +35,10 @@ const TLS_TRUST = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ]);
 
+/** Whether a connection error's code says the certificate was not accepted (also what `cssctl doctor` checks). */
+export const isCertificateError = (code: string): boolean =>
+  TLS_TRUST.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('CERT_');
+
 /** The bottom layer: one HTTP exchange over undici, with a per-request timeout and same-origin redirects. */
 export function createTransport(opts: TransportOptions): Send {
   const maxRedirects = opts.maxRedirects ?? 5;
@@ -191,7 +195,7 @@ function toNetworkError(err: unknown, req: HttpRequest, timeoutMs: number, timed
       hint: 'check the port; use http:// only for a loopback service (localhost, 127.0.0.0/8, [::1])',
     });
   }
-  if (TLS_TRUST.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('CERT_')) {
+  if (isCertificateError(code)) {
     const why = (e.message ?? code).split(';')[0];
     return new NetworkError(`the TLS certificate of ${host} is not accepted: ${why}`, 'tls', {
       cause: err,
