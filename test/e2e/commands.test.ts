@@ -678,7 +678,7 @@ describe('output rules', () => {
   it('data goes to stdout, messages to stderr', async () => {
     const created = await w.run(['connections', 'create', '--alias', 'stream-check', '--provider', 'aws']);
     expect(created.code).toBe(0);
-    expect(created.stdout).toMatch(/^alias\s+stream-check$/m);
+    expect(created.stdout).toMatch(/^ALIAS\s+stream-check$/m);
     expect(created.stdout).not.toMatch(/Created/);
     expect(created.stderr).toMatch(/Created connection stream-check/);
 

@@ -204,7 +204,7 @@ describe('a null item (#14) and service text on the terminal (#8)', () => {
     for (const text of [created.stdout, created.stderr, listed.stdout, listed.stderr])
       expect(text).not.toMatch(unsafe);
     expect(created.stderr).toContain('✓ Created connection prodgnp.exe (aws)');
-    expect(created.stdout).toMatch(/^key\s+v$/m);
+    expect(created.stdout).toMatch(/^KEY\s+v$/m);
   });
 
   it('a 5,000-character field does not make a 5,000-column row; json keeps it whole', async () => {
