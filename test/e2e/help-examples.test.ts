@@ -244,6 +244,15 @@ describe('every example runs against the sandbox', () => {
         expect(stderr, cmd).not.toMatch(/^error:/m);
         return;
       }
+      // An example that refreshes the session (doctor, auth refresh) spends the refresh token, and every example
+      // starts from a copy of one login: the sandbox, as a service with reuse detection does, revokes a session
+      // whose refresh token is spent twice. Such an example gets sessions of its own.
+      if (/\bcssctl (doctor|auth refresh)\b/.test(cmd))
+        for (const profile of ['default', 'staging', 'prod'])
+          await w.login('acme', 'owner', ['--profile', profile], {
+            env: { CSSCTL_CONFIG_DIR: config, HOME: cwd },
+            cwd,
+          });
       const res = await runCli(['-c', cmd], env, { command: 'bash', cwd, timeoutMs: 60_000 });
       expect([0, ...(gate ? [10] : [])], `${cmd}\n${res.stderr}`).toContain(res.code);
       if (res.code === 0) expect(res.stderr, cmd).not.toMatch(/^error:/m);
