@@ -6,14 +6,17 @@ import { validateEmail, validateWorkspace } from '../core/config.js';
 import { CliError, UsageError } from '../core/errors.js';
 import { shellQuote } from '../core/resume.js';
 import { normalizeBaseUrl } from '../core/url.js';
-import type { ReportFormat } from '../core/output/formats.js';
+import { ACTION_REPORT_FORMATS, type ActionReportFormat } from '../report/registry.js';
 import type { ReportSpec } from '../report/report-spec.js';
 import { parseArgs, type ExtraArgs } from './args.js';
 import { readInput } from './runner.js';
 
-/** The report inputs, in the order they are written and listed: each a report format of cssctl's. */
-export const REPORT_INPUTS = ['sarif', 'junit', 'html', 'ocsf'] as const satisfies readonly ReportFormat[];
-export type ReportInput = (typeof REPORT_INPUTS)[number];
+/**
+ * The report inputs, in the order they are written and listed: the report formats whose descriptor offers them
+ * to the Action (src/report/registry.ts; action.yml names the same, which a unit test checks).
+ */
+export const REPORT_INPUTS = ACTION_REPORT_FORMATS;
+export type ReportInput = ActionReportFormat;
 
 export interface ActionInputs {
   baseUrl: string;

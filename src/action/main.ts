@@ -274,10 +274,7 @@ function emptyOutputs(): Record<string, string> {
     'scan-id': '',
     gate: 'none',
     ...Object.fromEntries(SEVERITIES.map((s) => [s, ''])),
-    sarif: '',
-    junit: '',
-    html: '',
-    ocsf: '',
+    ...Object.fromEntries(REPORT_INPUTS.map((f) => [f, ''])),
   };
 }
 

@@ -11,6 +11,7 @@ import type { OutputFilter } from '../core/sink.js';
 import { terminalText } from '../core/terminal-text.js';
 import { JqProgram, type JqRun } from './engine.js';
 import type { JqOptions } from './flags.js';
+import { REPORT_FORMATS, reportFormat } from '../report/registry.js';
 
 /** A run-time jq error (exit 1), naming the item it happened on. */
 export class JqRunError extends CliError {}
@@ -29,9 +30,13 @@ export function jqMode(output: string | undefined, json: boolean | undefined): J
   if (json || output === undefined) return 'json';
   const o = output.toLowerCase();
   if (o === 'json' || o === 'ndjson') return o;
-  // OCSF events are ndjson too (one event a line): the filter runs on each event as it streams.
-  if (o === 'ocsf') return 'ndjson';
-  throw new UsageError(`--jq works with -o json, ndjson or ocsf, not -o ${output}`);
+  // A report format whose descriptor says so (ocsf: one event a line) is ndjson: the filter runs on each line.
+  const report = reportFormat(o)?.jq;
+  if (report !== undefined) return report;
+  const names = ['json', 'ndjson', ...REPORT_FORMATS.filter((f) => reportFormat(f)?.jq !== undefined)];
+  throw new UsageError(
+    `--jq works with -o ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, not -o ${output}`,
+  );
 }
 
 /**

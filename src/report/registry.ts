@@ -15,13 +15,62 @@ import { WIDE_LIST_OFFER, type Offer } from '../core/output/offer.js';
 
 export { ALL_FORMATS, REPORT_FORMATS, isReportFormat, type ReportFormat } from '../core/output/formats.js';
 
+/** What a report format is, said once, beside its loader: everything else (the ignore stage, --jq, the Action) reads it. */
+export interface ReportFormatDescriptor {
+  /**
+   * Whether it keeps the findings the ignore file accepted whatever --show-ignored says, marked as such: junit (as
+   * skipped test cases), html (marked rows, counted apart: §8), ocsf (status Suppressed with the reason: §14, so a
+   * security lake learns the risk was accepted rather than losing the finding). The others keep them only with
+   * --show-ignored.
+   */
+  keepsIgnored: boolean;
+  /** How `--jq` treats it: `ndjson` filters each line as it streams (ocsf: one event a line); none refuses --jq. */
+  jq?: 'ndjson';
+  /** Whether the GitHub Action offers it as an input of its name (action.yml: the report's path, and an output). */
+  actionInput: boolean;
+  load: () => Promise<FormatterFactory<Finding>>;
+}
+
 export const reportFormats = {
-  sarif: async () => (await import('./formats/sarif.js')).sarif,
-  junit: async () => (await import('./formats/junit.js')).junit,
-  github: async () => (await import('./formats/github.js')).github,
-  html: async () => (await import('./html.js')).html,
-  ocsf: async () => (await import('./formats/ocsf.js')).ocsf,
-} satisfies Record<ReportFormat, () => Promise<FormatterFactory<Finding>>>;
+  sarif: {
+    keepsIgnored: false,
+    actionInput: true,
+    load: async () => (await import('./formats/sarif.js')).sarif,
+  },
+  junit: {
+    keepsIgnored: true,
+    actionInput: true,
+    load: async () => (await import('./formats/junit.js')).junit,
+  },
+  // The Action writes `-o github` itself (annotations on stdout): no input.
+  github: {
+    keepsIgnored: false,
+    actionInput: false,
+    load: async () => (await import('./formats/github.js')).github,
+  },
+  html: { keepsIgnored: true, actionInput: true, load: async () => (await import('./html.js')).html },
+  ocsf: {
+    keepsIgnored: true,
+    jq: 'ndjson',
+    actionInput: true,
+    load: async () => (await import('./formats/ocsf.js')).ocsf,
+  },
+} as const satisfies Record<ReportFormat, ReportFormatDescriptor>;
+
+/** The descriptor of a report format, or undefined for any other -o name. */
+export function reportFormat(name: string | undefined): ReportFormatDescriptor | undefined {
+  return isReportFormat(name) ? reportFormats[name] : undefined;
+}
+
+/** A report format the Action offers as an input. */
+export type ActionReportFormat = {
+  [K in ReportFormat]: (typeof reportFormats)[K]['actionInput'] extends true ? K : never;
+}[ReportFormat];
+
+/** The report formats the Action offers as inputs, in the order of REPORT_FORMATS. */
+export const ACTION_REPORT_FORMATS: readonly ActionReportFormat[] = REPORT_FORMATS.filter(
+  (f): f is ActionReportFormat => reportFormats[f].actionInput,
+);
 
 /**
  * What findings commands offer, and the scan report of `scans wait` / `scans create --wait`: the standard four
@@ -35,5 +84,5 @@ export const SCAN_REPORT_OFFER: Offer = { names: [...STANDARD_FORMATS, ...REPORT
 
 /** Loads the chosen report format (nothing for the standard ones). */
 export async function loadReportFormat(name: string): Promise<Record<string, FormatterFactory<Finding>>> {
-  return isReportFormat(name) ? { [name]: await reportFormats[name]() } : {};
+  return isReportFormat(name) ? { [name]: await reportFormats[name].load() } : {};
 }

@@ -74,7 +74,10 @@ describe('CI reports through the commands', () => {
     expect(r.code, r.stderr).toBe(10);
     expect(junitErrors(r.stdout)).toBe('');
     const lows = all.filter((f) => f.severity === 'low');
-    expect(r.stdout).toContain(`<testsuites name="cssctl findings" tests="${lows.length}" failures="0"`);
+    // The report fails as the run does: the gate's own test case, since no listed finding meets it.
+    expect(r.stdout).toContain(`<testsuites name="cssctl findings" tests="${lows.length + 1}" failures="1"`);
+    expect(r.stdout).toMatch(/<testcase name="--fail-on high" classname="cssctl gate"/);
+    expect(r.stdout).toMatch(/--fail-on high: \d+ findings? at or above high, not listed in this report/);
     for (const f of lows) expect(r.stdout).toContain(`[${f.id}]`);
     // With a gate that is not met, the same report exits 0.
     const ok = await w.run(['scans', 'wait', id, '--severity', 'low', '-o', 'junit', '--no-step-summary']);

@@ -107,6 +107,70 @@ describe('junit', () => {
     expect(attrs(chunks.join(''), 'testsuites')[0]).toMatchObject({ tests: '7', failures: '3' });
   });
 
+  describe("reads the run's verdict (the gate as the command decided it)", () => {
+    /** The report of `findings`, with the verdict the command decided (ReportAbout.verdict) and --fail-on. */
+    async function withVerdict(
+      findings: ReturnType<typeof finding>[],
+      verdict: { met: boolean; count: number; threshold: string } | undefined,
+    ): Promise<string> {
+      const chunks: string[] = [];
+      const io = new IO(
+        { stdin: new PassThrough(), stdout: new Collect(), stderr: new Collect() },
+        { env: {} },
+      );
+      const ctx = {
+        io,
+        write: (s: string) => chunks.push(s),
+        columns: [],
+        noun: 'findings',
+        about: { verdict: () => verdict },
+      };
+      const fmt = junit(ctx, { failOn: 'high' });
+      for (const f of findings) await fmt.item(f);
+      await fmt.end({ complete: true, count: findings.length });
+      return chunks.join('');
+    }
+    const LOW = [finding({ id: 'l1', severity: 'low' }), finding({ id: 'm1', severity: 'medium' })];
+
+    it('a gate met by findings the report does not list (--severity low,medium; the service counted 3 high) fails it', async () => {
+      // Before, the report had no failure while the run exited 10: CI showed green for a failed gate.
+      const out = await withVerdict(LOW, { met: true, count: 3, threshold: 'high' });
+      expect(schemaErrors(out)).toBe('');
+      expect(attrs(out, 'testsuites')[0]).toMatchObject({ tests: '3', failures: '1' });
+      expect(attrs(out, 'testsuite').map((s) => [s.name, s.tests, s.failures])).toStrictEqual([
+        ['critical', '0', '0'],
+        ['high', '1', '1'],
+        ['medium', '1', '0'],
+        ['low', '1', '0'],
+        ['info', '0', '0'],
+      ]);
+      const file = save(out);
+      expect(xpath(file, '//testsuite[@name="high"]/testcase[1]/@classname')).toBe('cssctl gate');
+      expect(xpath(file, '//testsuite[@name="high"]/testcase[1]/failure/@message')).toBe(
+        '--fail-on high: 3 findings at or above high, not listed in this report',
+      );
+    });
+
+    it('the threshold is the one the gate used (critical: the critical suite)', async () => {
+      const out = await withVerdict(LOW, { met: true, count: 1, threshold: 'critical' });
+      expect(schemaErrors(out)).toBe('');
+      expect(attrs(out, 'testsuite')[0]).toMatchObject({ name: 'critical', tests: '1', failures: '1' });
+      expect(out).toContain('--fail-on critical: 1 finding at or above critical, not listed in this report');
+    });
+
+    it('adds nothing when the gate passed, when a listed finding already fails, or without a gate', async () => {
+      for (const [findings, verdict, failures] of [
+        [LOW, { met: false, count: 0, threshold: 'high' }, '0'],
+        [[...LOW, finding({ id: 'h1', severity: 'high' })], { met: true, count: 1, threshold: 'high' }, '1'],
+        [LOW, undefined, '0'],
+      ] as const) {
+        const out = await withVerdict([...findings], verdict);
+        expect(out).not.toContain('cssctl gate');
+        expect(attrs(out, 'testsuites')[0]).toMatchObject({ tests: String(findings.length), failures });
+      }
+    });
+  });
+
   it('test case names are unique within their classname (the connection, else cssctl)', async () => {
     const same = [1, 2, 3].map((i) => finding({ id: `dup${i}`, resource: 'arn:aws:s3:::same' }));
     const { out } = await runReport(junit, [...same, ...MIXED]);

@@ -1,6 +1,7 @@
 // `-o junit`: JUnit XML valid against Jenkins xUnit's junit-10.xsd (cli-contract.md §3, CI reports), which
 // GitLab, Jenkins, Azure DevOps and most CI systems read: one <testsuite> per severity, one <testcase> per
-// finding; the findings at or above --fail-on (every finding without it) carry a <failure>.
+// finding; the findings at or above --fail-on (every finding without it) carry a <failure>, and when the run's gate
+// was met by findings this report does not list, one test case for the gate fails too (gateCase).
 //
 // A testsuite's counts are attributes of its start tag, so each suite must be complete before it is written,
 // and findings do not always arrive sorted by severity: test cases go into severity buckets (buckets.ts), which
@@ -76,11 +77,34 @@ function testcase(f: Finding, failed: boolean, ignored?: IgnoredInfo): string {
   return `    <testcase name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="0">\n      ${body}\n    </testcase>\n`;
 }
 
+/**
+ * The gate's verdict as the run decided it (ReportAbout.verdict: the counts the exit code reads, the service's
+ * totals when no ignore file or baseline applies), when none of the test cases fails but the gate was met: the
+ * findings that met it are not all in this report (--severity narrowed it, or the service counted more than it
+ * listed), so one failing test case in the threshold's suite says so, and the report fails as the run does.
+ * Undefined otherwise.
+ */
+function gateCase(
+  verdict: { met: boolean; count: number; threshold: string } | undefined,
+  failures: number,
+): { bucket: number; text: string } | undefined {
+  if (verdict === undefined || !verdict.met || failures > 0) return undefined;
+  const what = `${verdict.count.toLocaleString('en-US')} finding${verdict.count === 1 ? '' : 's'} at or above ${verdict.threshold}`;
+  const message = `--fail-on ${verdict.threshold}: ${what}, not listed in this report`;
+  return {
+    bucket: rankOf({ severity: verdict.threshold }),
+    text:
+      `    <testcase name="${xmlAttr(`--fail-on ${verdict.threshold}`)}" classname="cssctl gate" time="0">\n` +
+      `      <failure type="gate" message="${xmlAttr(message)}">${xmlText(message)}</failure>\n    </testcase>\n`,
+  };
+}
+
 export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {}): Formatter<Finding> {
   const buckets = new SeverityBuckets({ ...options, warn: (m) => ctx.io.warn(m) });
   const tests = new Array<number>(OTHER + 1).fill(0);
   const failures = new Array<number>(OTHER + 1).fill(0);
   const skippedCases = new Array<number>(OTHER + 1).fill(0);
+  // The threshold the gate is decided with (the command passes the one it gives the gate, never another).
   const failOn = asSeverity(options.failOn ?? ctx.failOn);
   const skipped = new NonFindings('junit');
   return {
@@ -110,15 +134,18 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
       try {
         const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
         const name = complete ? 'cssctl findings' : 'cssctl findings (incomplete: interrupted)';
+        const gate = gateCase(ctx.about?.verdict?.(), sum(failures));
         ctx.write(
-          `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${name}" tests="${sum(tests)}" failures="${sum(failures)}" errors="0" time="0">\n`,
+          `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${name}" tests="${sum(tests) + (gate ? 1 : 0)}" failures="${sum(failures) + (gate ? 1 : 0)}" errors="0" time="0">\n`,
         );
         for (let b = 0; b <= OTHER; b++) {
           // The five severities always have a suite (an empty one says "none found"); "other" only when used.
-          if (b === OTHER && tests[b] === 0) continue;
+          if (b === OTHER && tests[b] === 0 && gate?.bucket !== b) continue;
+          const extra = gate?.bucket === b ? 1 : 0;
           ctx.write(
-            `  <testsuite name="${SUITE_NAMES[b]}" tests="${tests[b]}" failures="${failures[b]}" errors="0" skipped="${skippedCases[b]}" time="0">\n`,
+            `  <testsuite name="${SUITE_NAMES[b]}" tests="${tests[b]! + extra}" failures="${failures[b]! + extra}" errors="0" skipped="${skippedCases[b]}" time="0">\n`,
           );
+          if (extra) ctx.write(gate!.text);
           for (const chunk of buckets.read(b)) await write(chunk);
           ctx.write('  </testsuite>\n');
         }

@@ -4,6 +4,7 @@ import { loadIgnoreFile } from './file.js';
 import type { Finding } from '../../api/findings-types.js';
 import type { ListSource } from '../../core/output/index.js';
 import { IgnoreRules, applyIgnore, applyIgnoreToPage } from './stage.js';
+import { reportFormat } from '../registry.js';
 
 export interface IgnoreOptions {
   ignoreFile?: string;
@@ -23,12 +24,11 @@ export function loadIgnore(
 }
 
 /**
- * Whether a format keeps ignored findings: junit always (as skipped), html always (marked rows, counted apart:
- * §8 "html count[s] them"), ocsf always (status Suppressed with the reason: §14, so a security lake learns that
- * the risk was accepted rather than losing the finding), the others with --show-ignored.
+ * Whether a format keeps ignored findings: those whose descriptor says so always (src/report/registry.ts: junit,
+ * html, ocsf), the others with --show-ignored.
  */
 export function keepsIgnored(format: string | undefined, show: boolean | undefined): boolean {
-  return format === 'junit' || format === 'html' || format === 'ocsf' || show === true;
+  return reportFormat(format)?.keepsIgnored === true || show === true;
 }
 
 /**
