@@ -12,7 +12,8 @@ import { Credentials, parseStoreMode } from './credentials.js';
 import { CliError, UsageError } from './errors.js';
 import { ApiClient } from './http/client.js';
 import { createPlainSender, type PlainSend } from './http/plain.js';
-import { Session, envToken, type TokenResponse } from './http/session.js';
+import { requestRefresh } from './http/refresh.js';
+import { Session, envToken } from './http/session.js';
 import { httpStack, sharedHttp, type SharedHttp } from './http/stack.js';
 import type { Send } from './http/types.js';
 import type { IO } from './io.js';
@@ -98,27 +99,25 @@ export class SharedServices {
         clock: r.clock,
         envToken: envToken(r.env.CSSCTL_TOKEN),
         refresh: (refreshToken, deadline) =>
-          new ApiClient({
-            baseUrl: s.baseUrl,
-            workspace: s.workspace,
-            send: httpStack({
-              io: r.io,
-              env: r.env,
-              clock: r.clock,
-              configDir: r.configDir,
-              timeoutMs: s.timeoutMs,
-              maxWaitMs: s.maxWaitMs,
-              ...this.httpFor(s),
+          requestRefresh(
+            new ApiClient({
+              baseUrl: s.baseUrl,
+              workspace: s.workspace,
+              send: httpStack({
+                io: r.io,
+                env: r.env,
+                clock: r.clock,
+                configDir: r.configDir,
+                timeoutMs: s.timeoutMs,
+                maxWaitMs: s.maxWaitMs,
+                ...this.httpFor(s),
+              }),
+              session: () => Promise.resolve(session!),
+              signal: r.signal,
             }),
-            session: () => Promise.resolve(session!),
-            signal: r.signal,
-          }).request<TokenResponse>({
-            method: 'POST',
-            path: '/auth/refresh',
-            body: { refresh_token: refreshToken },
-            auth: false,
+            refreshToken,
             deadline,
-          }),
+          ),
         lock: (fn) =>
           withFileLock(r.configDir, `refresh-${profile}`, fn, (path) =>
             r.io.notice(
@@ -354,14 +353,7 @@ export class ProcessContext implements Context, CallContexts {
         credentials: this.credentials(),
         clock: this.clock,
         envToken: envToken(this.env.CSSCTL_TOKEN),
-        refresh: async (refreshToken, deadline) =>
-          (await this.api()).request<TokenResponse>({
-            method: 'POST',
-            path: '/auth/refresh',
-            body: { refresh_token: refreshToken },
-            auth: false,
-            deadline,
-          }),
+        refresh: async (refreshToken, deadline) => requestRefresh(await this.api(), refreshToken, deadline),
         lock: (fn) =>
           withFileLock(this.configDir, `refresh-${this.profileName}`, fn, (path) =>
             this.io.notice(
