@@ -31,6 +31,8 @@ export interface ContextInit {
   clock?: Clock;
   /** The command line as given (after `cssctl`), for the resume commands printed on Ctrl-C. */
   argv?: string[];
+  /** The working folder (Context.cwd); the process's when not given. */
+  cwd?: string;
   /**
    * The layer under the verbose log in place of undici (tests: a scripted service); the retry and rate-limit
    * layers above it stay the product's own.
@@ -147,6 +149,7 @@ export class ProcessContext implements Context, CallContexts {
   readonly clock: Clock;
   readonly argv: readonly string[];
   readonly configDir: string;
+  readonly cwd: string;
   /** --profile or CSSCTL_PROFILE, checked; undefined when neither names a profile. */
   private readonly namedProfile?: { name: string; source: 'flag' | 'env' };
   private chosenProfile?: { name: string; source: ProfileSource };
@@ -175,6 +178,7 @@ export class ProcessContext implements Context, CallContexts {
     this.signal = init.signal;
     this.clock = init.clock ?? systemClock;
     this.argv = init.argv ?? [];
+    this.cwd = init.cwd ?? process.cwd();
     // A name that cannot be a profile is exit 2 for every command, before config.json is read.
     if (init.globals.profile !== undefined)
       this.namedProfile = { name: validateProfileName(init.globals.profile), source: 'flag' };
@@ -447,6 +451,7 @@ export class ProcessContext implements Context, CallContexts {
       signal: AbortSignal.any([this.signal, init.signal]),
       clock: this.clock,
       argv: init.argv ?? [],
+      cwd: this.cwd,
       transport: this.transport,
       connectKeychain: this.connectKeychain,
       shared: this.sharedForCalls,
