@@ -26,6 +26,12 @@ export interface Context {
   readonly argv: readonly string[];
   /** Where config.json, the fallback credential file and the lock and state files live. */
   readonly configDir: string;
+  /**
+   * The working folder: where the ignore file is looked for (and `findings ignore` writes a new one), what a
+   * relative --ignore-file is read from, and what two report paths are compared in. A verb never asks the
+   * process for it.
+   */
+  readonly cwd: string;
 
   /** The active profile's name: --profile, CSSCTL_PROFILE, `default_profile` in config.json, else `default`. */
   readonly profileName: string;

@@ -12,7 +12,8 @@ import { Credentials, parseStoreMode } from './credentials.js';
 import { CliError, UsageError } from './errors.js';
 import { ApiClient } from './http/client.js';
 import { createPlainSender, type PlainSend } from './http/plain.js';
-import { Session, envToken, type TokenResponse } from './http/session.js';
+import { requestRefresh } from './http/refresh.js';
+import { Session, envToken } from './http/session.js';
 import { httpStack, sharedHttp, type SharedHttp } from './http/stack.js';
 import type { Send } from './http/types.js';
 import type { IO } from './io.js';
@@ -30,6 +31,8 @@ export interface ContextInit {
   clock?: Clock;
   /** The command line as given (after `cssctl`), for the resume commands printed on Ctrl-C. */
   argv?: string[];
+  /** The working folder (Context.cwd); the process's when not given. */
+  cwd?: string;
   /**
    * The layer under the verbose log in place of undici (tests: a scripted service); the retry and rate-limit
    * layers above it stay the product's own.
@@ -98,27 +101,25 @@ export class SharedServices {
         clock: r.clock,
         envToken: envToken(r.env.CSSCTL_TOKEN),
         refresh: (refreshToken, deadline) =>
-          new ApiClient({
-            baseUrl: s.baseUrl,
-            workspace: s.workspace,
-            send: httpStack({
-              io: r.io,
-              env: r.env,
-              clock: r.clock,
-              configDir: r.configDir,
-              timeoutMs: s.timeoutMs,
-              maxWaitMs: s.maxWaitMs,
-              ...this.httpFor(s),
+          requestRefresh(
+            new ApiClient({
+              baseUrl: s.baseUrl,
+              workspace: s.workspace,
+              send: httpStack({
+                io: r.io,
+                env: r.env,
+                clock: r.clock,
+                configDir: r.configDir,
+                timeoutMs: s.timeoutMs,
+                maxWaitMs: s.maxWaitMs,
+                ...this.httpFor(s),
+              }),
+              session: () => Promise.resolve(session!),
+              signal: r.signal,
             }),
-            session: () => Promise.resolve(session!),
-            signal: r.signal,
-          }).request<TokenResponse>({
-            method: 'POST',
-            path: '/auth/refresh',
-            body: { refresh_token: refreshToken },
-            auth: false,
+            refreshToken,
             deadline,
-          }),
+          ),
         lock: (fn) =>
           withFileLock(r.configDir, `refresh-${profile}`, fn, (path) =>
             r.io.notice(
@@ -148,6 +149,7 @@ export class ProcessContext implements Context, CallContexts {
   readonly clock: Clock;
   readonly argv: readonly string[];
   readonly configDir: string;
+  readonly cwd: string;
   /** --profile or CSSCTL_PROFILE, checked; undefined when neither names a profile. */
   private readonly namedProfile?: { name: string; source: 'flag' | 'env' };
   private chosenProfile?: { name: string; source: ProfileSource };
@@ -176,6 +178,7 @@ export class ProcessContext implements Context, CallContexts {
     this.signal = init.signal;
     this.clock = init.clock ?? systemClock;
     this.argv = init.argv ?? [];
+    this.cwd = init.cwd ?? process.cwd();
     // A name that cannot be a profile is exit 2 for every command, before config.json is read.
     if (init.globals.profile !== undefined)
       this.namedProfile = { name: validateProfileName(init.globals.profile), source: 'flag' };
@@ -354,14 +357,7 @@ export class ProcessContext implements Context, CallContexts {
         credentials: this.credentials(),
         clock: this.clock,
         envToken: envToken(this.env.CSSCTL_TOKEN),
-        refresh: async (refreshToken, deadline) =>
-          (await this.api()).request<TokenResponse>({
-            method: 'POST',
-            path: '/auth/refresh',
-            body: { refresh_token: refreshToken },
-            auth: false,
-            deadline,
-          }),
+        refresh: async (refreshToken, deadline) => requestRefresh(await this.api(), refreshToken, deadline),
         lock: (fn) =>
           withFileLock(this.configDir, `refresh-${this.profileName}`, fn, (path) =>
             this.io.notice(
@@ -455,6 +451,7 @@ export class ProcessContext implements Context, CallContexts {
       signal: AbortSignal.any([this.signal, init.signal]),
       clock: this.clock,
       argv: init.argv ?? [],
+      cwd: this.cwd,
       transport: this.transport,
       connectKeychain: this.connectKeychain,
       shared: this.sharedForCalls,

@@ -37,7 +37,7 @@ export function destinationKey(
 /** Two outputs to one path are exit 2, before any request. */
 export function checkDestinations(
   opts: { outputFile?: string; reports?: readonly ReportSpec[] },
-  cwd = process.cwd(),
+  cwd: string,
   platform: NodeJS.Platform = process.platform,
 ): void {
   const seen = new Map<string, string>();

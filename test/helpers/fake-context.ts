@@ -34,6 +34,8 @@ export interface FakeContextInit {
    */
   env?: NodeJS.ProcessEnv;
   argv?: string[];
+  /** The working folder the verb sees (Context.cwd): the process's when not given. */
+  cwd?: string;
   /** stdout (and stderr) claim to be a terminal of this many columns. */
   tty?: { columns: number };
   stdin?: ContextInit['io']['stdin'];
@@ -132,6 +134,7 @@ export class FakeContext implements Context, CallContexts {
       signal: this.controller.signal,
       clock: this.clock,
       argv: [...this.argv],
+      cwd: init.cwd,
       transport: service.send,
       connectKeychain: init.connectKeychain ?? (async () => undefined),
     });
@@ -173,6 +176,9 @@ export class FakeContext implements Context, CallContexts {
   }
   get configDir(): string {
     return this.inner.configDir;
+  }
+  get cwd(): string {
+    return this.inner.cwd;
   }
   get profileName(): string {
     return this.inner.profileName;

@@ -469,26 +469,48 @@ describe('findings ignore (verb)', () => {
 
   it('looks the finding up, appends one entry and writes the file; a second time it is already covered', async () => {
     const d = dir();
-    const w = verbWorld([json(f1)]);
-    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'by design' }, ['fnd_1'])).toBe(0);
+    const w = verbWorld([json(f1)], { cwd: d });
+    expect(await w.run(ignore, { reason: 'by design' }, ['fnd_1'])).toBe(0);
     const text = readFileSync(join(d, '.cssctl-ignore.yaml'), 'utf8');
     expect(parse(text).entries).toMatchObject([
       { fingerprint: fingerprintOf(f1 as Finding), reason: 'by design' },
     ]);
     expect(text).toContain('# Public bucket — arn:aws:s3:::b (finding fnd_1)');
-    const again = verbWorld([json(f1)]);
-    expect(await again.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'again' }, ['fnd_1'])).toBe(0);
+    const again = verbWorld([json(f1)], { cwd: d });
+    expect(await again.run(ignore, { reason: 'again' }, ['fnd_1'])).toBe(0);
     expect(again.stderr.text).toContain('finding fnd_1 is already ignored by .cssctl-ignore.yaml:');
     expect(readFileSync(join(d, '.cssctl-ignore.yaml'), 'utf8')).toBe(text);
   });
 
+  it("works in the context's folder, not the process's: the file it writes, a relative --ignore-file, the list that reads it", async () => {
+    const d = dir();
+    expect(d).not.toBe(process.cwd());
+    const w = verbWorld([json(f1)], { cwd: d });
+    expect(w.ctx.cwd).toBe(d);
+    expect(await w.run(ignore, { reason: 'by design' }, ['fnd_1'])).toBe(0);
+    expect(parse(readFileSync(join(d, '.cssctl-ignore.yaml'), 'utf8')).entries).toHaveLength(1);
+    expect(existsSync(join(process.cwd(), '.cssctl-ignore.yaml'))).toBe(false);
+    // A relative --ignore-file names a file in the context's folder (a sub-folder here, made first).
+    mkdirSync(join(d, 'sub'));
+    const rel = verbWorld([json(f1)], { cwd: d });
+    expect(await rel.run(ignore, { reason: 'r', ignoreFile: 'sub/accepted.yaml' }, ['fnd_1'])).toBe(0);
+    expect(parse(readFileSync(join(d, 'sub', 'accepted.yaml'), 'utf8')).entries).toHaveLength(1);
+    // findings list in that folder finds the file written there and leaves the finding out; elsewhere it shows.
+    const listed = verbWorld([json({ total: 1, findings: [f1] })], { cwd: d, output: 'json' });
+    expect(await listed.run(list, { all: true })).toBe(0);
+    expect(JSON.parse(listed.stdout.text)).toStrictEqual([]);
+    const elsewhere = verbWorld([json({ total: 1, findings: [f1] })], { cwd: dir(), output: 'json' });
+    expect(await elsewhere.run(list, { all: true })).toBe(0);
+    expect(JSON.parse(elsewhere.stdout.text)).toMatchObject([{ id: 'fnd_1' }]);
+  });
+
   it('without --reason: exit 2 before any request; a bad file: exit 2 before any request', async () => {
-    const w = verbWorld([]);
-    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, dir()), {}, ['fnd_1'])).toBe(2);
+    const w = verbWorld([], { cwd: dir() });
+    expect(await w.run(ignore, {}, ['fnd_1'])).toBe(2);
     const d = dir();
     writeFileSync(join(d, '.cssctl-ignore.yaml'), 'version: 1\nignore:\n  - rule: r\n');
-    const bad = verbWorld([]);
-    expect(await bad.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(2);
+    const bad = verbWorld([], { cwd: d });
+    expect(await bad.run(ignore, { reason: 'x' }, ['fnd_1'])).toBe(2);
     expect(bad.stderr.text).toContain('.cssctl-ignore.yaml:3:5:');
   });
 
@@ -497,11 +519,8 @@ describe('findings ignore (verb)', () => {
       const d = dir();
       const path = join(d, '.cssctl-ignore.yaml');
       writeFileSync(path, `# accepted risks\nversion: 1\nignore: ${list}\n`);
-      const w = verbWorld([json(f1)]);
-      expect(
-        await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'by design' }, ['fnd_1']),
-        w.stderr.text,
-      ).toBe(0);
+      const w = verbWorld([json(f1)], { cwd: d });
+      expect(await w.run(ignore, { reason: 'by design' }, ['fnd_1']), w.stderr.text).toBe(0);
       const text = readFileSync(path, 'utf8');
       expect(text.startsWith('# accepted risks\nversion: 1\nignore:\n  # Public bucket')).toBe(true);
       expect(parse(text).entries).toMatchObject([{ fingerprint: fingerprintOf(f1 as Finding) }]);
@@ -509,8 +528,8 @@ describe('findings ignore (verb)', () => {
     // A list that is not a list: refused with the file's own line, and the service is never asked.
     const d = dir();
     writeFileSync(join(d, '.cssctl-ignore.yaml'), 'version: 1\nignore: ~x\n');
-    const bad = verbWorld([]);
-    expect(await bad.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(2);
+    const bad = verbWorld([], { cwd: d });
+    expect(await bad.run(ignore, { reason: 'x' }, ['fnd_1'])).toBe(2);
     expect(bad.requests()).toStrictEqual([]);
     expect(bad.stderr.text).toContain('.cssctl-ignore.yaml:2:9: "ignore" must be a list of entries');
   });
@@ -519,16 +538,19 @@ describe('findings ignore (verb)', () => {
     const d = dir();
     const path = join(d, '.cssctl-ignore.yaml');
     writeFileSync(path, 'version: 1\nignore: []\n');
-    const w = verbWorld([
-      (req) => {
-        writeFileSync(path, 'version: 1\nignore: []\n# edited meanwhile\n');
-        return {
-          status: 200,
-          body: JSON.stringify({ ...f1, id: new URL(req.url).pathname.split('/').at(-1) }),
-        };
-      },
-    ]);
-    expect(await w.run((ctx, o, a) => ignore(ctx, o, a, d), { reason: 'x' }, ['fnd_1'])).toBe(0);
+    const w = verbWorld(
+      [
+        (req) => {
+          writeFileSync(path, 'version: 1\nignore: []\n# edited meanwhile\n');
+          return {
+            status: 200,
+            body: JSON.stringify({ ...f1, id: new URL(req.url).pathname.split('/').at(-1) }),
+          };
+        },
+      ],
+      { cwd: d },
+    );
+    expect(await w.run(ignore, { reason: 'x' }, ['fnd_1'])).toBe(0);
     const text = readFileSync(path, 'utf8');
     expect(text).toContain('# edited meanwhile\n');
     expect(parse(text).entries).toMatchObject([{ fingerprint: fingerprintOf(f1 as Finding) }]);
@@ -539,11 +561,11 @@ describe('findings ignore (verb)', () => {
     const path = join(d, '.cssctl-ignore.yaml');
     writeFileSync(path, 'version: 1\nignore: []\n');
     const f2 = { ...f1, id: 'fnd_2', resource: 'arn:aws:s3:::c' };
-    const a = verbWorld([json(f1), json(f2)]);
-    const b = verbWorld([json(f2), json(f1)]);
+    const a = verbWorld([json(f1), json(f2)], { cwd: d });
+    const b = verbWorld([json(f2), json(f1)], { cwd: d });
     const codes = await Promise.all([
-      a.run((ctx, o, args) => ignore(ctx, o, args, d), { reason: 'a' }, ['fnd_1', 'fnd_2']),
-      b.run((ctx, o, args) => ignore(ctx, o, args, d), { reason: 'b' }, ['fnd_2', 'fnd_1']),
+      a.run(ignore, { reason: 'a' }, ['fnd_1', 'fnd_2']),
+      b.run(ignore, { reason: 'b' }, ['fnd_2', 'fnd_1']),
     ]);
     expect(codes).toStrictEqual([0, 0]);
     const entries = parse(readFileSync(path, 'utf8')).entries;

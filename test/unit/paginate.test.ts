@@ -2,8 +2,9 @@ import { PassThrough, Writable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NotAListError, Paginator, readPage, type Page } from '../../src/api/paginate.js';
-import { InterruptedError } from '../../src/core/errors.js';
+import { ApiError, InterruptedError } from '../../src/core/errors.js';
 import { IO } from '../../src/core/io.js';
+import { ALL_PAGE_SIZE, readPages } from '../../src/report/sources/pages.js';
 
 class Collect extends Writable {
   chunks: string[] = [];
@@ -430,5 +431,37 @@ describe('Paginator reads ahead', () => {
       })(),
     ).rejects.toThrow('page 2 failed');
     expect(got).toEqual(data.slice(0, 3));
+  });
+});
+
+describe('readPages (every Paginator of the commands)', () => {
+  it('reads every page from 0 at ALL_PAGE_SIZE, else from the given offset at the given size', async () => {
+    const { io } = makeIO();
+    const all = endpoint(() => items(5), { maxLimit: 2 });
+    expect(await collect(readPages(io, all.fetch))).toStrictEqual(items(5));
+    expect(all.calls[0]).toStrictEqual([0, ALL_PAGE_SIZE]);
+    const from = endpoint(() => items(5));
+    expect(await collect(readPages(io, from.fetch, { limit: 2, offset: 1 }))).toStrictEqual(
+      items(5).slice(1),
+    );
+    expect(from.calls).toStrictEqual([
+      [1, 2],
+      [3, 2],
+    ]);
+  });
+
+  it('a refused large first page is asked again at a common size, unless the size was the user’s', async () => {
+    const { io } = makeIO();
+    const inner = endpoint(() => items(3));
+    const refusing = (offset: number, limit: number) => {
+      if (limit > 100)
+        return Promise.reject(
+          new ApiError({ status: 422, method: 'GET', url: 'x', detail: 'limit too large', field: 'limit' }),
+        );
+      return inner.fetch(offset, limit);
+    };
+    expect(await collect(readPages(io, refusing))).toStrictEqual(items(3));
+    expect(inner.calls).toStrictEqual([[0, 100]]);
+    await expect(collect(readPages(io, refusing, { limit: 500 }))).rejects.toThrow('limit too large');
   });
 });

@@ -14,6 +14,7 @@ import {
   tokensFrom,
   type TokenResponse,
 } from '../../src/core/http/session.js';
+import { requestRefresh } from '../../src/core/http/refresh.js';
 import { withFileLock } from '../../src/core/lock.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { scripted, type Reply } from '../helpers/fake-send.js';
@@ -260,6 +261,25 @@ describe('token answers', () => {
 });
 
 describe('requests the client builds', () => {
+  it('the refresh request: POST /auth/refresh with the refresh token, no bearer token, the deadline kept', async () => {
+    const clock = new FakeClock();
+    const { session } = await makeSession(clock, { expiresInMs: 3600_000 });
+    const { api, t } = client(session, clock, [
+      { status: 200, body: '{"access_token":"a9","refresh_token":"r9","expires_in":60}' },
+      { status: 200, body: '{"access_token":"a10"}' },
+    ]);
+    const answer = await requestRefresh(api, 'r0');
+    expect(answer).toStrictEqual({ access_token: 'a9', refresh_token: 'r9', expires_in: 60 });
+    const deadline = clock.now() + 5_000;
+    await requestRefresh(api, 'r9', deadline);
+    const [first, second] = t.sent.map((s) => s.req);
+    expect(`${first!.method} ${first!.url}`).toBe('POST http://127.0.0.1:8787/api/v1/auth/refresh');
+    expect(JSON.parse(String(first!.body))).toStrictEqual({ refresh_token: 'r0' });
+    expect(first!.headers.authorization).toBeUndefined();
+    expect(JSON.parse(String(second!.body))).toStrictEqual({ refresh_token: 'r9' });
+    expect(second!.deadline).toBe(deadline);
+  });
+
   it('sends the contract headers, JSON bodies and one Idempotency-Key per POST', async () => {
     const clock = new FakeClock();
     const { session } = await makeSession(clock, { expiresInMs: 3600_000 });

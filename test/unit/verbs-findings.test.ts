@@ -359,16 +359,13 @@ describe('findings diff', () => {
 });
 
 describe('findings ignore', () => {
-  const run = (d: string) => (ctx: Parameters<typeof ignore>[0], o: IgnoreCommandOptions, a: string[]) =>
-    ignore(ctx, o, a, d);
-
   it('looks each finding up (GET /findings/{id}) and appends one entry per fingerprint, with a comment; says so on stderr', async () => {
     const d = folder();
     const one = f('fnd_1', 'high');
     // fnd_3 is the same problem on the same resource as fnd_1 (another scan's finding): one fingerprint.
     const same = f('fnd_3', 'high', { resource: one.resource, rule_id: one.rule_id });
-    const w = verbWorld([json(one), json(f('fnd_2', 'low')), json(same)]);
-    const code = await w.run(run(d), { reason: 'Public by design (SEC-1)', expires: '2027-03-31' }, [
+    const w = verbWorld([json(one), json(f('fnd_2', 'low')), json(same)], { cwd: d });
+    const code = await w.run(ignore, { reason: 'Public by design (SEC-1)', expires: '2027-03-31' }, [
       'fnd_1',
       'fnd_2',
       'fnd_1',
@@ -391,8 +388,8 @@ describe('findings ignore', () => {
   it('the default expiry is 90 days from now; --ignore-file names another file', async () => {
     const d = folder();
     const path = join(d, 'accepted.yaml');
-    const w = verbWorld([json(f('fnd_1', 'high'))]);
-    expect(await w.run(run(d), { reason: 'r', ignoreFile: path }, ['fnd_1'])).toBe(0);
+    const w = verbWorld([json(f('fnd_1', 'high'))], { cwd: d });
+    expect(await w.run(ignore, { reason: 'r', ignoreFile: path }, ['fnd_1'])).toBe(0);
     // The fake clock says 2026-11-22: 90 days on is 2027-02-20.
     expect(readFileSync(path, 'utf8')).toContain('expires: 2027-02-20');
   });
@@ -404,8 +401,8 @@ describe('findings ignore', () => {
     ['an id with a slash', { reason: 'r' }, ['a/b'], /invalid finding id "a\/b"/],
   ])('%s: exit 2 before any request, no file written', async (_, o, ids, message) => {
     const d = folder();
-    const w = verbWorld([]);
-    const err = await failureOf(w.ctx, run(d), o, ids);
+    const w = verbWorld([], { cwd: d });
+    const err = await failureOf(w.ctx, ignore, o, ids);
     expect(err?.exit).toBe(2);
     expect(err?.message).toMatch(message);
     expect(w.ctx.sent).toHaveLength(0);
@@ -414,8 +411,10 @@ describe('findings ignore', () => {
 
   it('an unknown finding: exit 5, and nothing written for the others either', async () => {
     const d = folder();
-    const w = verbWorld([json(f('fnd_1', 'high')), json({ detail: 'finding "nope" not found' }, 404)]);
-    expect(await w.run(run(d), { reason: 'r' }, ['fnd_1', 'nope'])).toBe(5);
+    const w = verbWorld([json(f('fnd_1', 'high')), json({ detail: 'finding "nope" not found' }, 404)], {
+      cwd: d,
+    });
+    expect(await w.run(ignore, { reason: 'r' }, ['fnd_1', 'nope'])).toBe(5);
     expect(() => readFileSync(join(d, '.cssctl-ignore.yaml'))).toThrow();
   });
 });

@@ -6,9 +6,9 @@ import { list as listOutput, type Result } from '../../report/result.js';
 import { readUserFile } from '../../core/read-file.js';
 import { readAll } from '../../core/stdin.js';
 import { API_PREFIX } from '../../core/url.js';
-import { NotAListError, Paginator, idOfObject, readPage, type FetchPage } from '../../api/paginate.js';
+import { NotAListError, readPage, type FetchPage } from '../../api/paginate.js';
 import { parseFields } from '../shared/fields.js';
-import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
+import { readPages } from '../../report/sources/pages.js';
 import { shellQuote } from '../../core/resume.js';
 import { API_OFFER } from './offer.js';
 
@@ -125,12 +125,7 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
       throw err;
     }
   };
-  const pager = new Paginator<unknown>(withPageSizeFallback(fetch, userLimit), {
-    pageSize: userLimit ?? ALL_PAGE_SIZE,
-    startOffset,
-    idOf: (item) => idOfObject(item),
-    io: ctx.io,
-  });
+  const pager = readPages<unknown>(ctx.io, fetch, { limit: userLimit, offset: startOffset });
   const rawPath = args[0] ?? '';
   // The first page decides whether this is a list at all; then the pages stream.
   const iterator = pager.pages()[Symbol.asyncIterator]();

@@ -48,12 +48,8 @@ function exists(path: string): boolean {
  * file (created with `version: 1` when there is none), every other byte kept, written atomically; a finding an
  * active entry already covers gets a notice and no second entry (cli-contract.md §8).
  */
-export async function ignore(
-  ctx: Context,
-  opts: IgnoreCommandOptions,
-  args: string[],
-  cwd: string = process.cwd(),
-): Promise<Result> {
+export async function ignore(ctx: Context, opts: IgnoreCommandOptions, args: string[]): Promise<Result> {
+  const { cwd } = ctx;
   const reason = opts.reason?.trim() ?? '';
   if (reason === '') throw new UsageError('--reason is required: say why the risk is accepted');
   const ids = [...new Set(args.map(findingIdArg))];

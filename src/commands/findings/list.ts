@@ -26,11 +26,11 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<Res
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
-  const rules = loadIgnore(ctx, opts);
+  const rules = loadIgnore(ctx, opts, ctx.cwd);
   // --columns: what can be checked before any request is (exit 2); the fields it names are checked against the
   // first page (src/core/output/columns.ts).
   parseColumns(opts.columns, format);
-  checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
+  checkDestinations({ outputFile: opts.outputFile, reports: opts.report }, ctx.cwd);
   const client = await ctx.api();
   // --connection, --status: the service cannot filter by them; cssctl does, while it pages.
   const filter = itemFilter(opts);

@@ -1,14 +1,13 @@
 // `cssctl findings summary [--by severity|connection|rule|status]` (cli-contract.md §9).
 import { SEVERITIES, type Finding, type Severity } from '../../api/findings-types.js';
 import { getScan, listFindings } from '../../api/findings.js';
-import { Paginator, idOfObject } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { SUMMARY_OFFER } from './summary-offer.js';
 import { SummaryCounter, type SummaryBy } from '../../report/summary-view.js';
 import type { Result } from '../../report/result.js';
-import { ALL_PAGE_SIZE, withPageSizeFallback } from '../../report/sources/pages.js';
+import { readPages } from '../../report/sources/pages.js';
 import { ruleIdOf } from '../../report/fingerprint.js';
 import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
 import { itemFilter } from '../../report/sources/filter.js';
@@ -36,7 +35,7 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<Resul
   const format = chooseFormat(await ctx.settings(), SUMMARY_OFFER, 'findings summary');
   // The ignore file (cli-contract.md §8) is checked before any request (exit 2); accepted risks are left out
   // of the counts and counted on their own.
-  const rules = loadIgnore(ctx, opts);
+  const rules = loadIgnore(ctx, opts, ctx.cwd);
   const client = await ctx.api();
   const severities = opts.severity ?? [...SEVERITIES];
   const counter = new SummaryCounter(by, KEY_OF[by]);
@@ -66,18 +65,10 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<Resul
     if (by === 'severity') for (const severity of severities) counter.add({ severity }, 0);
     // Every finding, streamed page by page (one severity after the other when --severity names some).
     for (const severity of opts.severity ?? [undefined]) {
-      const pager = new Paginator<Finding>(
-        withPageSizeFallback(
-          (offset, limit) => listFindings(client, { limit, offset, severity, scanId }),
-          undefined,
-        ),
-        {
-          pageSize: ALL_PAGE_SIZE,
-          startOffset: 0,
-          idOf: (f) => idOfObject(f),
-          io: ctx.io,
-          label: severity && `${severity} findings`,
-        },
+      const pager = readPages<Finding>(
+        ctx.io,
+        (offset, limit) => listFindings(client, { limit, offset, severity, scanId }),
+        { label: severity && `${severity} findings` },
       );
       for await (const page of pager.pages())
         for (const f of page) {

@@ -41,8 +41,8 @@ export async function prepareReport(ctx: Context, opts: WaitOptions): Promise<Pr
     baseline = parseRef(opts.baseline, '--baseline');
     await openFileRefs(baseline);
   }
-  const ignore = loadIgnore(ctx, opts);
-  checkDestinations({ outputFile: opts.outputFile, reports: opts.report });
+  const ignore = loadIgnore(ctx, opts, ctx.cwd);
+  checkDestinations({ outputFile: opts.outputFile, reports: opts.report }, ctx.cwd);
   return { baseline, ignore };
 }
 

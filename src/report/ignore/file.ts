@@ -322,7 +322,7 @@ function checkEntry(
 export function loadIgnoreFile(
   opts: { ignoreFile?: string; ignore?: boolean },
   env: NodeJS.ProcessEnv,
-  cwd: string = process.cwd(),
+  cwd: string,
 ): IgnoreFile | undefined {
   const path = findIgnoreFile(opts, env, cwd);
   if (path === undefined) return undefined;

@@ -3,11 +3,10 @@
 // made is an error (exit 1), never a pass (cli-contract.md §2).
 import type { Severity } from '../../api/findings-types.js';
 import { listFindings } from '../../api/findings.js';
-import { Paginator, idOfObject } from '../../api/paginate.js';
 import type { IO } from '../../core/io.js';
 import { CliError } from '../../core/errors.js';
 import type { ApiClient } from '../../core/http/client.js';
-import { ALL_PAGE_SIZE, withPageSizeFallback } from './pages.js';
+import { readPages } from './pages.js';
 import { ofSeverity } from './severities.js';
 
 export async function countFindings(
@@ -20,18 +19,10 @@ export async function countFindings(
   if (first.total !== undefined) return first.total;
   if (first.items.length === 0 && !first.invalidTotal) return 0;
   // No total to trust: the findings themselves are counted, every page of them.
-  const pager = new Paginator(
-    withPageSizeFallback(
-      (offset, limit) => listFindings(client, { scanId, severity, offset, limit }),
-      undefined,
-    ),
-    {
-      pageSize: ALL_PAGE_SIZE,
-      startOffset: 0,
-      idOf: (f) => idOfObject(f),
-      io: ctx.io,
-      label: `${severity} findings of scan ${scanId}`,
-    },
+  const pager = readPages(
+    ctx.io,
+    (offset, limit) => listFindings(client, { scanId, severity, offset, limit }),
+    { label: `${severity} findings of scan ${scanId}` },
   );
   const keep = ofSeverity(severity, ctx);
   let n = 0;

@@ -2,6 +2,7 @@
 // command reads through here.
 import type { Context } from '../../core/context.js';
 import { ApiError } from '../../core/errors.js';
+import type { IO } from '../../core/io.js';
 import type { Formats, PageInfo } from '../../core/format.js';
 import {
   WIDE_LIST_OFFER,
@@ -11,7 +12,7 @@ import {
   type ListSource,
   type Offer,
 } from '../../core/output/index.js';
-import { Paginator, type FetchPage, type Page } from '../../api/paginate.js';
+import { Paginator, idOfObject, type FetchPage, type Page } from '../../api/paginate.js';
 import { resumeCommand } from '../../core/resume.js';
 import { objectsOnly } from '../stages.js';
 
@@ -66,6 +67,25 @@ export function withPageSizeFallback<T>(fetch: FetchPage<T>, userLimit: number |
   };
 }
 
+/**
+ * Every page of a list, as the one way a Paginator is set up: from `offset` (else 0), `limit` items a page (else
+ * ALL_PAGE_SIZE, the first page retried at a common size if the service refuses it), items told apart by `idOf`
+ * (else their `id`), its warnings prefixed with `label`.
+ */
+export function readPages<T>(
+  io: IO,
+  fetch: FetchPage<T>,
+  opts: { limit?: number; offset?: number; idOf?: (item: T) => string | undefined; label?: string } = {},
+): Paginator<T> {
+  return new Paginator<T>(withPageSizeFallback(fetch, opts.limit), {
+    pageSize: opts.limit ?? ALL_PAGE_SIZE,
+    startOffset: opts.offset ?? 0,
+    idOf: opts.idOf ?? ((item) => idOfObject(item)),
+    io,
+    label: opts.label,
+  });
+}
+
 /** One page as a list source: it knows where it started and of how many, for the table's hint. */
 export function singlePage<T>(
   fetch: () => Promise<Page<T>>,
@@ -90,12 +110,7 @@ export function allPages<T>(
   spec: Pick<ListSpec<T>, 'fetch' | 'idOf'>,
   opts: ListOptions,
 ) {
-  const pager = new Paginator<T>(withPageSizeFallback(spec.fetch, opts.limit), {
-    pageSize: opts.limit ?? ALL_PAGE_SIZE,
-    startOffset: opts.offset ?? 0,
-    idOf: spec.idOf,
-    io: ctx.io,
-  });
+  const pager = readPages(ctx.io, spec.fetch, { limit: opts.limit, offset: opts.offset, idOf: spec.idOf });
   const source: ListSource<T> = {
     [Symbol.asyncIterator]: () => pager[Symbol.asyncIterator](),
     pages: () => pager.pages(),

@@ -2,7 +2,7 @@
 // file; and how each becomes a set of findings.
 import type { Finding, Scan } from '../../api/findings-types.js';
 import { getScan, listScans } from '../../api/findings.js';
-import { Paginator, idOfObject } from '../../api/paginate.js';
+import { idOfObject } from '../../api/paginate.js';
 import { isFailed, isFinal } from '../../api/scan-status.js';
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
@@ -10,7 +10,7 @@ import type { ApiClient } from '../../core/http/client.js';
 import { BaseIndex } from '../diff.js';
 import { isFileRef, readFindingsFile } from './file.js';
 import { scanFindings } from './findings.js';
-import { ALL_PAGE_SIZE, withPageSizeFallback } from './pages.js';
+import { readPages } from './pages.js';
 
 export type Ref =
   | { kind: 'scan'; id: string }
@@ -80,18 +80,10 @@ export async function finalScan(client: ApiClient, id: string, flag: string): Pr
  */
 export async function latestBefore(ctx: Context, client: ApiClient, head: Scan): Promise<Scan | undefined> {
   const headAt = Date.parse(String(head.created_at ?? ''));
-  const pager = new Paginator<Scan>(
-    withPageSizeFallback(
-      (offset, limit) => listScans(client, { offset, limit, status: 'completed' }),
-      undefined,
-    ),
-    {
-      pageSize: ALL_PAGE_SIZE,
-      startOffset: 0,
-      idOf: (s) => idOfObject(s, 'scan_id', 'id'),
-      io: ctx.io,
-      label: 'scans',
-    },
+  const pager = readPages<Scan>(
+    ctx.io,
+    (offset, limit) => listScans(client, { offset, limit, status: 'completed' }),
+    { idOf: (s) => idOfObject(s, 'scan_id', 'id'), label: 'scans' },
   );
   let best: { scan: Scan; at: number } | undefined;
   for await (const s of pager) {

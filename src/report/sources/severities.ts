@@ -2,12 +2,12 @@
 // The merged list behaves as one list: --offset and --limit count across it, and a resumed --all starts at
 // the severity it was on, with its offset, followed by those still to come.
 import type { Finding, Severity } from '../../api/findings-types.js';
-import { Paginator, idOfObject, type Page } from '../../api/paginate.js';
+import { idOfObject, type Paginator, type Page } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import type { PageInfo } from '../../core/format.js';
 import type { ListSource } from '../../core/output/index.js';
 import { resumeCommand } from '../../core/resume.js';
-import { ALL_PAGE_SIZE, withPageSizeFallback } from './pages.js';
+import { readPages } from './pages.js';
 
 export type FetchSeverity = (
   severity: Severity,
@@ -50,16 +50,11 @@ export function allSeverities(
       for (; current < severities.length; current++) {
         const severity = severities[current]!;
         const keep = ofSeverity(severity, ctx);
-        pager = new Paginator<Finding>(
-          withPageSizeFallback((offset, limit) => fetch(severity, offset, limit), opts.limit),
-          {
-            pageSize: opts.limit ?? ALL_PAGE_SIZE,
-            startOffset: current === 0 ? (opts.offset ?? 0) : 0,
-            idOf: (f) => idOfObject(f),
-            io: ctx.io,
-            label: `${severity} findings`,
-          },
-        );
+        pager = readPages<Finding>(ctx.io, (offset, limit) => fetch(severity, offset, limit), {
+          limit: opts.limit,
+          offset: current === 0 ? opts.offset : 0,
+          label: `${severity} findings`,
+        });
         for await (const f of pager) if (keep(f)) yield f;
       }
     },
