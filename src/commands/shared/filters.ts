@@ -12,13 +12,19 @@ export interface FilterOptions {
   status?: string[];
 }
 
+/** Filter values as every front end takes them: trimmed, each once, and where an empty one stands (-1: none). */
+export function cleanValues(values: string[]): { values: string[]; empty: number } {
+  const out = values.map((v) => v.trim());
+  return { values: [...new Set(out)], empty: out.indexOf('') };
+}
+
 /** `--x a,b --x c`: a comma-separated list, repeatable; an empty value is exit 2 naming it. */
 export function valueList(what: string): (value: string, previous?: string[]) => string[] {
   return (value, previous = []) => {
-    const parts = value.split(',').map((p) => p.trim());
-    if (parts.some((p) => p === ''))
+    const { values, empty } = cleanValues(value.split(','));
+    if (empty >= 0)
       throw new InvalidArgumentError(`empty ${what} in "${value}": give one or more, separated by commas`);
-    return [...new Set([...previous, ...parts])];
+    return [...new Set([...previous, ...values])];
   };
 }
 
