@@ -337,6 +337,31 @@ describe('through the verbs', () => {
     expect(w.stdout.text).not.toMatch(/\u001b/);
   });
 
+  it('a time field named in --columns shows in a table as the default time columns do; csv keeps the text', async () => {
+    const item = {
+      ...f1,
+      updated_at: '2025-06-03T23:59:30.000Z',
+      scan: { finished_at: '2025-06-04T00:00:00Z' },
+      note_at: 'soon',
+    };
+    const local = (iso: string) => {
+      const d = new Date(iso);
+      const p = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+    };
+    const cols = 'id,updated_at,scan.finished_at,note_at';
+    const table = verbWorld([json({ total: 1, findings: [item] })], { output: 'table' });
+    expect(await table.run(list, { columns: cols })).toBe(0);
+    const row = table.stdout.text.split('\n')[1]!;
+    expect(row).toContain(local(item.updated_at));
+    expect(row).toContain(local(item.scan.finished_at));
+    expect(row).toMatch(/soon\s*$/);
+    expect(row).not.toContain('T23:59');
+    const csv = verbWorld([json({ total: 1, findings: [item] })], { output: 'csv' });
+    expect(await csv.run(list, { columns: cols })).toBe(0);
+    expect(csv.stdout.text.split('\n')[1]).toBe(`fnd_1,${item.updated_at},${item.scan.finished_at},soon`);
+  });
+
   it('the table takes fields too, with --columns all', async () => {
     const w = verbWorld([json({ total: 1, findings: [f1] })], { output: 'table' });
     expect(await w.run(list, { columns: 'id,scan_id,details.region' })).toBe(0);

@@ -113,7 +113,19 @@ function stepInto(v: unknown, parts: readonly string[]): unknown {
   return undefined;
 }
 
-/** A column that shows a field (or a dotted path) of the items as it is: objects and arrays as JSON text. */
+/**
+ * Whether a record's field holds a time: its key ends in `_at`, as the service names them (`created_at`,
+ * `started_at`, `completed_at`, `expires_at`). A table shows it (a --columns field too) as a list table shows a `time` column: local
+ * `2026-11-26 16:34` (shortTime); `-o wide` and the other formats keep the service's text.
+ */
+export function isTimeKey(key: string): boolean {
+  return key.endsWith('_at');
+}
+
+/**
+ * A column that shows a field (or a dotted path) of the items as it is: objects and arrays as JSON text; a time
+ * field (isTimeKey of its last step: `created_at`, `scan.started_at`) as every table shows a time.
+ */
 export function fieldColumn<T>(path: string, like?: Column<T>): Column<T> {
   return {
     // A field's name is the service's text: in a table header it must not drive the terminal either.
@@ -122,7 +134,7 @@ export function fieldColumn<T>(path: string, like?: Column<T>): Column<T> {
     field: path,
     value: (item) => valueAt(item, path),
     ...(like?.style ? { style: like.style } : {}),
-    ...(like?.time ? { time: true } : {}),
+    ...((like?.time ?? isTimeKey(path.split('.').at(-1) ?? path)) ? { time: true } : {}),
     ...(like?.keep ? { keep: true } : {}),
   };
 }

@@ -16,13 +16,14 @@ export { LIST_OFFER, STANDARD_FORMATS, WIDE_LIST_OFFER, unofferedFormat, type Of
 export { csvCell, csvField, valueText } from './cells.js';
 export {
   columnName,
+  isTimeKey,
   csvHeader,
   parseColumns,
   resolveColumns,
   resolveWithoutData,
   type ColumnChoice,
 } from './columns.js';
-import { Unseen, resolveColumns, resolveWithoutData, type ColumnChoice } from './columns.js';
+import { Unseen, isTimeKey, resolveColumns, resolveWithoutData, type ColumnChoice } from './columns.js';
 export { JsonArrayWriter } from './json.js';
 
 export function standardFormats<T>(): Formats<T> {
@@ -161,14 +162,6 @@ export async function writeList<T>(
   later?.warn(io);
   unseen?.warn(io);
   return count;
-}
-/**
- * Whether a record's field holds a time: its key ends in `_at`, as the service names them (`created_at`,
- * `started_at`, `completed_at`, `expires_at`). A table shows it as a list table shows a `time` column: local
- * `2026-11-26 16:34` (shortTime); `-o wide` and the other formats keep the service's text.
- */
-export function isTimeKey(key: string): boolean {
-  return key.endsWith('_at');
 }
 
 /**
