@@ -23,7 +23,7 @@ export function bashScript(root: CommandSpec): string {
   );
   const values = valueEntries(cmds).map(({ pattern, values: v, list }) =>
     isDynamic(v)
-      ? `    ${pattern}) dyn=${v.dynamic} ;;`
+      ? `    ${pattern}) dyn=${v.dynamic}${list ? ' list=1' : ''} ;;`
       : `    ${pattern}) vals=${sq(v.join(' '))}${list ? ' list=1' : ''} ;;`,
   );
   return `# bash completion for ${root.name}. ${HEADER}

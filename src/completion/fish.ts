@@ -27,7 +27,9 @@ function flagLines(name: string, f: FlagSpec, condition?: string): string[] {
   if (f.description) decl.push(`-d ${fq(oneLine(f.description))}`);
   if (!f.takesValue || !f.values) return [decl.join(' ')];
   const values = isDynamic(f.values)
-    ? `(__cssctl_dyn ${f.values.dynamic})`
+    ? f.list
+      ? `(__cssctl_list (__cssctl_dyn ${f.values.dynamic}))`
+      : `(__cssctl_dyn ${f.values.dynamic})`
     : f.list
       ? `(__cssctl_list ${f.values.join(' ')})`
       : f.values.join(' ');

@@ -8,7 +8,8 @@
 //     types, -o/--output the output formats, --profile the profiles of config.json, a <key> argument the
 //     config keys, --connection the connection aliases and a <scan_id> argument the recent scan ids (both
 //     asked of the service at TAB time, src/completion/remote.ts).
-//     --severity and --events take comma-separated lists (LIST_FLAGS): after a comma the values come again.
+//     A flag whose placeholder shows a list (`<s[,s...]>`, `<alias[,alias...]>`) or --events takes comma-separated
+//     values (isListOption in values.ts): after a comma the values come again, from the service too.
 //   - An option or argument with a fixed set of values may use commander's own `.choices([...])`: the
 //     generator reads them (commander then also rejects other values).
 //   - Otherwise attach them without changing parsing:

@@ -2,7 +2,7 @@
 // flag and enumerated value appears without being listed here.
 import type { Argument, Command, Option } from 'commander';
 import { completionOf, type CommandCompletion, type CompletionValues, type DynamicValues } from './meta.js';
-import { ALL_OUTPUTS, DEFAULT_OUTPUTS, LIST_FLAGS, VALUES_BY_ARGUMENT, VALUES_BY_FLAG } from './values.js';
+import { ALL_OUTPUTS, DEFAULT_OUTPUTS, VALUES_BY_ARGUMENT, VALUES_BY_FLAG, isListOption } from './values.js';
 import { HELP_TOPICS } from '../help/topics.js';
 
 export interface FlagSpec {
@@ -75,7 +75,7 @@ function flagSpec(option: Option, cmd: Command): FlagSpec {
     takesValue,
     description: option.description,
     values: takesValue ? optionValues(option, cmd) : undefined,
-    ...(takesValue && option.long && LIST_FLAGS.has(option.long) ? { list: true } : {}),
+    ...(takesValue && isListOption(option.long, option.flags) ? { list: true } : {}),
   };
 }
 

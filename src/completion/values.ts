@@ -24,8 +24,17 @@ export const VALUES_BY_FLAG: Readonly<Record<string, CompletionValues>> = {
   '--connection': { dynamic: 'connections' },
 };
 
-/** Flags whose value is a comma-separated list of those values (`--severity high,medium`). */
-export const LIST_FLAGS: ReadonlySet<string> = new Set(['--severity', '--events']);
+/**
+ * Whether an option's value is a comma-separated list of its values (`--severity high,medium`,
+ * `--connection prod,staging`): its placeholder says so (`<s[,s...]>`, `<alias[,alias...]>`), or it is one of
+ * LIST_FLAGS, whose placeholder does not.
+ */
+export function isListOption(long: string | undefined, flags: string): boolean {
+  return /<[^>]*\[,[^\]]*\.\.\.\]>/.test(flags) || (long !== undefined && LIST_FLAGS.has(long));
+}
+
+/** List flags whose placeholder does not show it (`--events <events>`). */
+const LIST_FLAGS: ReadonlySet<string> = new Set(['--events']);
 
 /** Values of a positional argument, by its name (`<event>`, `<key>`). */
 export const VALUES_BY_ARGUMENT: Readonly<Record<string, CompletionValues>> = {

@@ -29,7 +29,7 @@ export function zshScript(root: CommandSpec): string {
   );
   const values = valueEntries(cmds).map(({ pattern, values: v, list }) =>
     isDynamic(v)
-      ? `    (${pattern}) dyn=${v.dynamic} ;;`
+      ? `    (${pattern}) dyn=${v.dynamic}${list ? ' list=1' : ''} ;;`
       : `    (${pattern}) vals=(${v.map(sq).join(' ')})${list ? ' list=1' : ''} ;;`,
   );
   return `#compdef ${root.name}

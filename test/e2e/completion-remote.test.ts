@@ -188,6 +188,19 @@ describe.runIf(hasCommand('bash') || process.env.CI === 'true')('bash', () => {
     );
   });
 
+  it('findings list --connection a,<TAB>: the other aliases after the comma; scans create takes one', async () => {
+    const [first, second] = acmeAliases as [string, string];
+    const rest = acmeAliases.filter((a) => a !== first);
+    expect(sorted(await complete(['findings', 'list', '--connection'], `${first},`))).toEqual(
+      sorted(rest.map((a) => `${first},${a}`)),
+    );
+    expect(await complete(['findings', 'list', '--connection'], `${first},${second.slice(0, 2)}`)).toEqual(
+      rest.filter((a) => a.startsWith(second.slice(0, 2))).map((a) => `${first},${a}`),
+    );
+    // One alias only: no list, so nothing after a comma.
+    expect(await complete(['scans', 'create', '--connection'], `${first},`)).toEqual([]);
+  });
+
   it('scans wait <TAB> and scans get <TAB>: the recent scan ids', async () => {
     expect(sorted(await complete(['scans', 'wait'], ''))).toEqual(sorted(recentScans));
     expect(sorted(await complete(['scans', 'get'], ''))).toEqual(sorted(recentScans));
@@ -210,6 +223,14 @@ describe.runIf(hasCommand('fish') || process.env.CI === 'true')('fish', () => {
     expect(sorted(await complete('scans create --connection '))).toEqual(sorted(acmeAliases));
     expect(sorted(await complete('scans wait '))).toEqual(sorted(recentScans));
     expect(sorted(await complete('--profile g scans create --connection '))).toEqual(sorted(globexAliases));
+  });
+
+  it('findings list --connection a,<TAB>: the other aliases after the comma', async () => {
+    const first = acmeAliases[0]!;
+    const rest = acmeAliases.filter((a) => a !== first);
+    expect(sorted(await complete(`findings list --connection ${first},`))).toEqual(
+      sorted(rest.map((a) => `${first},${a}`)),
+    );
   });
 
   it('values are listed without the flag’s description; the flag keeps it', async () => {
@@ -250,6 +271,10 @@ describeTmux('zsh at a real terminal (tmux)', () => {
     };
     const all = (xs: readonly string[]) => new RegExp(xs.map((x) => `(?=[\\s\\S]*\\b${x}\\b)`).join(''));
     await tab('cssctl scans create --connection ', all(acmeAliases.slice(0, 5)));
+    // A list flag: after a comma, the aliases not given yet.
+    const [first, ...rest] = acmeAliases as [string, ...string[]];
+    const listed = await tab(`cssctl findings list --connection ${first},`, all(rest.slice(0, 4)));
+    expect(listed.split('\n').slice(1).join('\n')).not.toMatch(new RegExp(`\\b${first}\\b`));
     // The ids share their prefix: the first TAB inserts it, the second lists them.
     await tab('cssctl scans wait ', /^% cssctl scans wait scn_\s*$/m);
     tmux.key(s, 'Tab');

@@ -22,11 +22,12 @@ function tree(): Command {
   const findings = program.command('findings').alias('f');
   findings
     .command('list')
-    .option('--severity <s>', 'by name', (v) => v)
+    .option('--severity <s[,s...]>', 'by name', (v) => v)
     .option('--status <s>')
     .addOption(completeWith(new Option('--region <r>'), ['eu', 'us']))
     .addOption(new Option('--mode <m>').choices(['fast', 'full']))
-    .option('--limit <n>');
+    .option('--limit <n>')
+    .option('--connection <alias[,alias...]>');
   completeWith(findings, { outputs: ['table', 'sarif'] });
   const hooks = program.command('webhooks');
   hooks.command('trigger').argument('<event>').option('--url <url>');
@@ -88,6 +89,8 @@ describe('the completion model', () => {
     expect(flag(list, '--status')?.values).toEqual(SCAN_STATUSES);
     expect(flag(list, '--severity')?.list).toBe(true);
     expect(flag(list, '--status')?.list).toBeUndefined();
+    // A list by its placeholder, with values from the service.
+    expect(flag(list, '--connection')).toMatchObject({ values: { dynamic: 'connections' }, list: true });
     expect(flag(list, '--region')?.values).toEqual(['eu', 'us']);
     expect(flag(list, '--mode')?.values).toEqual(['fast', 'full']);
     expect(flag(list, '--limit')?.values).toBeUndefined();
