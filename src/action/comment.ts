@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { SEVERITIES, type Severity } from '../api/findings-types.js';
 import { normalizeBaseUrl } from '../core/url.js';
+import { proxyConfigured } from '../core/http/undici.js';
 import { markdownText, neutraliseControls } from '../report/text.js';
 import type { Listed } from './annotations.js';
 
@@ -164,6 +165,30 @@ export function pullRequestOf(env: NodeJS.ProcessEnv): PullRequest | string {
   };
 }
 
+/**
+ * With HTTPS_PROXY or HTTP_PROXY set (a self-hosted runner behind a proxy), the comment's requests go through
+ * it as the scan's do (NO_PROXY respected): Node's own fetch, which Octokit uses, reads those variables only
+ * with NODE_USE_ENV_PROXY=1, which a runner does not set. undici's fetch with its EnvHttpProxyAgent, given
+ * the step's environment; without a proxy, Node's fetch.
+ */
+async function proxiedFetch(env: NodeJS.ProcessEnv): Promise<typeof globalThis.fetch | undefined> {
+  if (!proxyConfigured(env)) return undefined;
+  const [{ fetch }, { default: EnvHttpProxyAgent }] = await Promise.all([
+    import('undici/lib/web/fetch/index.js'),
+    import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+  ]);
+  const pick = (name: string) => env[name.toLowerCase()] || env[name] || undefined;
+  const dispatcher = new EnvHttpProxyAgent({
+    httpProxy: pick('HTTP_PROXY'),
+    httpsProxy: pick('HTTPS_PROXY'),
+    noProxy: pick('NO_PROXY') ?? '',
+  });
+  // Octokit calls fetch(url, init): the same call, with the proxy's dispatcher.
+  const proxied = (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) =>
+    fetch(input, { ...init, dispatcher });
+  return proxied as unknown as typeof globalThis.fetch;
+}
+
 /** Seconds a comment request may take before it is given up (a warning). */
 const TIMEOUT_MS = 30_000;
 
@@ -176,13 +201,17 @@ export async function keepComment(
   token: string,
   facts: CommentFacts,
   signal: AbortSignal,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ action: 'created' | 'updated'; url?: string }> {
-  const { Octokit } = await import('@octokit/rest');
+  const [{ Octokit }, fetch] = await Promise.all([import('@octokit/rest'), proxiedFetch(env)]);
   const octokit = new Octokit({
     auth: token,
     baseUrl: pr.apiUrl,
     userAgent: `cssctl-action/${facts.version}`,
-    request: { signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) },
+    request: {
+      signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]),
+      ...(fetch ? { fetch } : {}),
+    },
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
   });
   const marker = markerOf(facts.key);

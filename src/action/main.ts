@@ -222,7 +222,7 @@ async function writeComment(
     return;
   }
   try {
-    const done = await keepComment(pr, token, facts, signal);
+    const done = await keepComment(pr, token, facts, signal, env);
     io.notice(
       `cssctl: ${done.action} the comment on pull request #${pr.number}${done.url ? ` (${done.url})` : ''}`,
     );

@@ -19,6 +19,7 @@ import { runMain } from '../../src/action/main.js';
 import type { HttpRequest, HttpResponse } from '../../src/core/http/types.js';
 import { Collect } from '../helpers/streams.js';
 import { FakeGithub } from '../helpers/fake-github.js';
+import { startConnectProxy } from '../e2e/connect-proxy.js';
 import { parseFileCommands } from '../helpers/runner-files.js';
 import { findingOf, scanOf } from '../helpers/verb.js';
 
@@ -516,6 +517,26 @@ describe('the pull-request comment (issue 37 #4)', () => {
     const warning = commands(r).find((l) => l.startsWith('::warning::cssctl: could not write the comment'));
     expect(warning).toMatch(/HTTP 403: Resource not accessible by integration/);
     expect(warning).toContain('pull-requests: write');
+  });
+
+  it('behind a proxy (HTTPS_PROXY/HTTP_PROXY): the comment goes through it; NO_PROXY is respected', async () => {
+    const tunnels: string[] = [];
+    const proxy = await startConnectProxy(tunnels);
+    try {
+      const { port } = proxy.address() as { port: number };
+      const ghHost = new URL(gh.url).host;
+      const via = { HTTP_PROXY: `http://127.0.0.1:${port}`, HTTPS_PROXY: `http://127.0.0.1:${port}` };
+      const r = await step(pr, service(), {}, { ...prEnv(), ...via });
+      expect(r.stderr).toContain('created the comment on pull request #7');
+      expect(tunnels.length).toBeGreaterThan(0);
+      expect(new Set(tunnels)).toEqual(new Set([ghHost]));
+      tunnels.length = 0;
+      const direct = await step(pr, service(), {}, { ...prEnv(), ...via, no_proxy: '127.0.0.1' });
+      expect(direct.stderr).toContain('updated the comment on pull request #7');
+      expect(tunnels).toEqual([]);
+    } finally {
+      proxy.close();
+    }
   });
 
   it('a GitHub that cannot be reached: a warning too', async () => {

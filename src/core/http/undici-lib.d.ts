@@ -1,4 +1,4 @@
-// Types for the undici modules src/core/http/undici.ts loads directly (undici types its index only).
+// Types for the undici modules loaded directly (undici types its index only): src/core/http/undici.ts, src/action/comment.ts.
 declare module 'undici/lib/dispatcher/agent.js' {
   import { Agent } from 'undici';
   export default Agent;
@@ -24,4 +24,8 @@ declare module 'undici/lib/api/api-connect.js' {
     this: Dispatcher,
     options: Dispatcher.ConnectOptions,
   ): Promise<Dispatcher.ConnectData>;
+}
+// The Action's pull-request comment, through a proxy (src/action/comment.ts).
+declare module 'undici/lib/web/fetch/index.js' {
+  export { fetch } from 'undici';
 }
