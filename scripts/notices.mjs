@@ -119,8 +119,23 @@ export function writeNotices(metafiles, root, file, self) {
     .filter((dir) => existsSync(join(dir, 'package.json')))
     .map(packageNotice)
     .sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
-  for (const n of notices) n.builtIn = builtInNotices(n, root);
-  // The same package at two versions (nested node_modules) is listed twice; the same folder once.
-  writeFileSync(file, renderNotices(notices, self));
-  return notices;
+  const listed = onePerVersion(notices);
+  for (const n of listed) n.builtIn = builtInNotices(n, root);
+  writeFileSync(file, renderNotices(listed, self));
+  return listed;
+}
+
+/**
+ * Each package version once: the same version installed in two folders (npm could not hoist one copy for every
+ * dependant) is one entry, with its first folder; two versions of a package are two entries, and so is one
+ * version whose folders hold different licence texts.
+ */
+export function onePerVersion(notices) {
+  const seen = new Map();
+  return notices.filter((n) => {
+    const key = JSON.stringify([n.name, n.version, n.licence, n.texts]);
+    if (seen.has(key)) return false;
+    seen.set(key, n);
+    return true;
+  });
 }

@@ -25,6 +25,7 @@ interface Notice {
 const notices = (await import(pathToFileURL(join(root, 'scripts/notices.mjs')).href)) as {
   builtInNotices: (n: Notice, root: string) => BuiltIn[];
   renderNotices: (n: Notice[], self: string) => string;
+  onePerVersion: (n: (Notice & { dir?: string })[]) => (Notice & { dir?: string })[];
 };
 
 const jqWasmDir = dirname(createRequire(import.meta.url).resolve('jq-wasm/package.json'));
@@ -92,5 +93,30 @@ describe('licences of what jq-wasm compiles in', () => {
 
   it('adds nothing to a package that compiles nothing in', () => {
     expect(notices.builtInNotices({ ...notice('1.0.0'), name: 'yaml' }, root)).toEqual([]);
+  });
+});
+
+describe('each package version once', () => {
+  it('one version in two folders is one entry (its first folder); two versions, or two texts, are two', () => {
+    const at = (version: string, dir: string, text = 'MIT text') => ({
+      name: '@octokit/request',
+      version,
+      licence: 'MIT',
+      texts: [text],
+      dir,
+    });
+    const listed = notices.onePerVersion([
+      at('10.0.16', 'node_modules/@octokit/request'),
+      at('10.0.16', 'node_modules/@octokit/core/node_modules/@octokit/request'),
+      at('9.2.0', 'node_modules/@octokit/graphql/node_modules/@octokit/request'),
+      at('10.0.16', 'node_modules/x/node_modules/@octokit/request', 'another text'),
+    ]);
+    expect(listed.map((n) => [n.version, n.dir])).toEqual([
+      ['10.0.16', 'node_modules/@octokit/request'],
+      ['9.2.0', 'node_modules/@octokit/graphql/node_modules/@octokit/request'],
+      ['10.0.16', 'node_modules/x/node_modules/@octokit/request'],
+    ]);
+    const text = notices.renderNotices(listed.slice(0, 1), 'x');
+    expect(text.match(/^## @octokit\/request 10\.0\.16$/gm)).toHaveLength(1);
   });
 });
