@@ -45,8 +45,9 @@ export class AuthError extends CliError {
 
 /** Waiting for the rate limit would pass --max-wait (exit 8). */
 export class RateLimitError extends CliError {
-  constructor(message: string) {
-    super(message, { hint: 'raise --max-wait or try again later' });
+  /** `neutral`: the same for an assistant, which cannot pass a flag (CliError.neutral). */
+  constructor(message: string, neutral?: string) {
+    super(message, { hint: 'raise --max-wait or try again later', neutral });
   }
 }
 

@@ -557,7 +557,7 @@ describe('errors are results; the server goes on', () => {
     expect(errorText(await w.call('list_scans'))).toBe(line);
   });
 
-  it('rate limited past --max-wait: the line says what to do', async () => {
+  it('rate limited past --max-wait: the line says when to call again, and which setting waits longer', async () => {
     const reset = Math.floor(Date.UTC(2026, 10, 22, 12, 0, 0) / 1000) + 400;
     const w = world([
       {
@@ -571,7 +571,7 @@ describe('errors are results; the server goes on', () => {
       },
     ]);
     expect(errorText(await w.call('list_scans'))).toMatch(
-      /^error: rate limited: the service asks to wait 40\ds, past --max-wait 300s \(raise --max-wait or try again later\)$/,
+      /^error: rate limited: the service's limit allows the next request in (40\d)s, longer than this server waits in one call \(300s in all, cssctl mcp --max-wait\); call again in \1s$/,
     );
   });
 

@@ -354,7 +354,8 @@ export class RateLimiter {
   ): Promise<void> {
     if (this.waitedMs + waitMs > this.opts.maxWaitMs) {
       const secs = Math.ceil(waitMs / 1000);
-      const max = `--max-wait ${Number((this.opts.maxWaitMs / 1000).toFixed(3))}s`;
+      const maxSecs = Number((this.opts.maxWaitMs / 1000).toFixed(3));
+      const max = `--max-wait ${maxSecs}s`;
       const source =
         from === 'shared'
           ? `a rate-limit window an earlier cssctl process saw exhausted (ratelimit-state.json) resets in ${secs}s`
@@ -366,6 +367,9 @@ export class RateLimiter {
         waitMs > this.opts.maxWaitMs || this.waitedMs === 0
           ? `rate limited: ${source}, past ${max}`
           : `rate limited: ${source}, which would bring this command's waiting to ${Math.ceil((this.waitedMs + waitMs) / 1000)}s in all, past ${max}`,
+        // An assistant cannot pass --max-wait: it is told when to call again, and the person who set the
+        // server up which setting waits longer.
+        `rate limited: the service's limit allows the next request in ${secs}s, longer than this server waits in one call (${maxSecs}s in all, cssctl mcp --max-wait); call again in ${secs}s`,
       );
     }
     this.opts.onWait?.({ waitMs, reason, url });
