@@ -22,8 +22,7 @@ import type { Context } from '../core/context.js';
 import { CliError, UsageError } from '../core/errors.js';
 import { readScan } from '../api/findings.js';
 import { parseExpires } from '../report/ignore/append.js';
-import { fingerprintOf } from '../report/fingerprint.js';
-import { ignoredOf } from '../report/ignore/stage.js';
+import { withFingerprint } from '../report/fingerprint.js';
 import type { DiffState } from '../report/diff.js';
 import type { Severity } from '../api/findings-types.js';
 import { outcomeOf, pageOf, valueOf } from './results.js';
@@ -250,11 +249,13 @@ const listFindingsTool = tool({
       showIgnored: a.include_ignored,
     });
     const p = await pageOf<Finding>(result, a);
+    // The accepted risks of the page as `findings list` counts them (the count its notice says).
+    const { ignored } = (await outcomeOf(result)).data ?? {};
     return {
       total: p.total,
-      findings: p.items.map((f) => ({ ...f, fingerprint: fingerprintOf(f) })),
+      findings: p.items.map((f) => withFingerprint(f)),
       ...p.position,
-      ignored: a.include_ignored ? p.items.filter((f) => ignoredOf(f)).length : (p.leftOut ?? 0),
+      ignored: typeof ignored === 'number' ? ignored : 0,
     };
   },
 });
