@@ -1,5 +1,5 @@
 // The tools of `cssctl mcp` (cli-contract.md §13). Each handler is a few lines: its input (already checked
-// against its inputSchema) becomes the options of the verb the command runs (src/commands/), the verb's result
+// against its inputSchema, and typed by it: tool()) becomes the options of the verb the command runs (src/commands/), the verb's result
 // is consumed — one page of its source read, a record's value taken, finish() called for the outcome — and what
 // comes out is the tool's structuredContent. Pagination, the ignore file, baseline states and the gate are the
 // verbs' own: nothing here decides them again.
