@@ -56,7 +56,7 @@ export interface ToolCallsOptions extends Selection {
 }
 
 export class ToolCalls {
-  private readonly tools: readonly Tool<never>[];
+  private readonly tools: readonly Tool[];
   private ajv?: AjvInstance;
   private outputAjv?: AjvInstance;
   private readonly validators = new Map<string, ValidateFunction>();
@@ -68,7 +68,7 @@ export class ToolCalls {
   constructor(
     private readonly root: Context & CallContexts,
     private readonly opts: ToolCallsOptions,
-    tools: readonly Tool<never>[] = TOOLS,
+    tools: readonly Tool[] = TOOLS,
   ) {
     // The secrets of the environment are masked in every line and result, whatever the service sends back.
     for (const name of SECRET_ENV) root.io.addSecret(root.env[name]);
@@ -82,9 +82,9 @@ export class ToolCalls {
     this.chosen = chosen;
   }
 
-  private readonly chosen: readonly Tool<never>[];
+  private readonly chosen: readonly Tool[];
 
-  private readonly all: readonly Tool<never>[];
+  private readonly all: readonly Tool[];
 
   list(): ToolDescription[] {
     return this.tools.map((t) => ({
@@ -123,30 +123,30 @@ export class ToolCalls {
   }
 
   private async run(
-    tool: Tool<never>,
+    tool: Tool,
     args: Record<string, unknown> | undefined,
     extra: CallExtra,
   ): Promise<ToolResult> {
     // Checked (defaults filled in) before anything is sent: a value outside the contract is an error the
     // assistant can correct, naming the valid values.
-    const input = structuredClone(args ?? {});
     const validate = this.validator(tool);
-    if (!validate(input)) return failure(`error: ${invalidInput(tool, validate.errors ?? [])}`);
+    const call = tool.accept(structuredClone(args ?? {}), validate);
+    if (!call) return failure(`error: ${invalidInput(tool, validate.errors ?? [])}`);
 
     const report = extra.progress ? new CallProgress(extra.progress) : undefined;
     const io = new CallIO(this.root.io, this.root.env, report);
     const ctx = this.root.forCall({
       io,
       signal: extra.signal,
-      argv: (tool.argv as (i: unknown) => string[])(input),
+      argv: call.argv,
       globals: { output: 'json', json: false, jq: undefined, profile: this.profile },
     });
     const redact = (t: string) => this.mask(io.redact(t));
     try {
       // A write is confirmed by the user first when the client can ask them (elicitation): declined or
       // cancelled, nothing is sent or written.
-      if (tool.write && tool.confirmation && extra.confirm) {
-        const sentence = (tool.confirmation as (c: Context, i: unknown) => string)(ctx, input);
+      if (tool.write && call.confirmation && extra.confirm) {
+        const sentence = call.confirmation(ctx);
         let answer: 'accept' | 'decline' | 'cancel';
         try {
           answer = await extra.confirm(sentence, extra.signal);
@@ -162,13 +162,7 @@ export class ToolCalls {
             `error: the user ${answer === 'decline' ? 'declined' : 'cancelled'} "${sentence}"; nothing was sent or written`,
           );
       }
-      const data = redactDeep(
-        (await (tool.run as (c: Context, i: unknown) => Promise<object>)(ctx, input)) as Record<
-          string,
-          unknown
-        >,
-        redact,
-      );
+      const data = redactDeep(await call.run(ctx), redact);
       // Whatever the service sent, a result fits the tool's outputSchema, or the call says it could not read it.
       const check = this.outputValidator(tool);
       if (!check(data)) {
@@ -200,7 +194,7 @@ export class ToolCalls {
     return this.secrets.mask(text);
   }
 
-  private outputValidator(tool: Tool<never>): ValidateFunction {
+  private outputValidator(tool: Tool): ValidateFunction {
     let v = this.outputValidators.get(tool.name);
     if (!v) {
       // strictRequired off: an output schema may require a field it says nothing more of (tools/list stays short).
@@ -211,7 +205,7 @@ export class ToolCalls {
     return v;
   }
 
-  private validator(tool: Tool<never>): ValidateFunction {
+  private validator(tool: Tool): ValidateFunction {
     let v = this.validators.get(tool.name);
     if (!v) {
       // Made on the first call, not at start-up: `initialize` answers without compiling anything.
@@ -224,7 +218,7 @@ export class ToolCalls {
 }
 
 /** ` (at scans[3])`: where the answer went wrong, named by the schema's own properties and positions only. */
-function whereOf(errors: ErrorObject[], tool: Tool<never>): string {
+function whereOf(errors: ErrorObject[], tool: Tool): string {
   const known = new Set(Object.keys((tool.outputSchema.properties as object | undefined) ?? {}));
   const first = errors[0];
   if (!first) return '';
@@ -243,7 +237,7 @@ function failure(line: string): ToolResult {
 }
 
 /** `severity[1]: "urgent" is not one of critical, high, medium, low, info` — every problem, in one line. */
-export function invalidInput(tool: Tool<never>, errors: ErrorObject[]): string {
+export function invalidInput(tool: Tool, errors: ErrorObject[]): string {
   const props = Object.keys((tool.inputSchema.properties as object | undefined) ?? {});
   const seen = new Set<string>();
   const parts: string[] = [];

@@ -2,11 +2,28 @@
 // property it does not name and every value outside the contract (a severity, a status, a limit over 200), so a
 // call is refused before any request with a message naming the valid values; every result's structuredContent
 // validates against its output schema (test/unit/mcp-tools.test.ts checks each with ajv).
+//
+// The input schemas keep their literal types (`as const`, and builders whose result type is the schema they
+// build), so that a tool's input type is read from its schema (InputOf: json-schema-to-ts's FromSchema, types
+// only): a handler that reads a property its schema does not name, or an optional one as if it were given, does
+// not compile.
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { SCAN_STATUSES, SEVERITIES } from '../api/findings-types.js';
 import { DIFF_STATES } from '../report/diff.js';
 import { SUMMARY_GROUPINGS } from '../report/summary-view.js';
 
 export type Schema = Record<string, unknown>;
+
+/** The schema of an input, or of one of its properties, with its literal type. */
+export type InputSchema = Exclude<JSONSchema, boolean>;
+
+/**
+ * A tool's input as its schema describes it, once the schema's check has passed (ajv, which fills in the
+ * defaults: a property with a default is always there).
+ */
+// (Behind a conditional type: for a schema not known yet — a generic one — it stays unresolved instead of
+// expanding FromSchema's every case.)
+export type InputOf<S extends InputSchema> = S extends InputSchema ? FromSchema<S> : never;
 
 /** At most this many items in one result (cli-contract.md §13). */
 export const MAX_PAGE = 200;
@@ -16,12 +33,40 @@ export const DEFAULT_PAGE = 50;
 export const MAX_WAIT_S = 900;
 export const DEFAULT_WAIT_S = 300;
 
-export const objectOf = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
-  type: 'object',
-  properties,
-  ...(required.length > 0 ? { required } : {}),
-  additionalProperties: false,
-});
+type Properties = Readonly<Record<string, InputSchema>>;
+type Names<P extends Properties> = readonly [keyof P & string, ...(keyof P & string)[]];
+
+/** An object that takes the properties `P` and no other, each of which may be left out. */
+export type ObjectOf<P extends Properties> = {
+  readonly type: 'object';
+  readonly properties: P;
+  readonly additionalProperties: false;
+};
+/** An object that takes the properties `P` and no other, of which those named by `R` are required. */
+export type ObjectWith<P extends Properties, R extends Names<P>> = {
+  readonly type: 'object';
+  readonly properties: P;
+  readonly required: R;
+  readonly additionalProperties: false;
+};
+
+/**
+ * A tool's input: these properties and no other. Its type is the schema it builds — `required` only when it
+ * names a property (one at least), each one of `properties` — so the input type can be read from it.
+ */
+export function objectOf<const P extends Properties>(properties: P): ObjectOf<P>;
+export function objectOf<const P extends Properties, const R extends Names<P>>(
+  properties: P,
+  required: R,
+): ObjectWith<P, R>;
+export function objectOf(properties: Properties, required: readonly string[] = []): Schema {
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+}
 
 /**
  * An id the service gave (a scan's, a finding's): as the commands take it — no space, `/`, `?` or `#` — and no
@@ -34,7 +79,9 @@ const ID = `^(?!\\.\\.?$)[^${NOT_ID}]{1,200}$`;
 /** YYYY-MM-DD (a day the calendar has: 2026-02-30 is refused; 29 February is checked when the call runs), <n>d, never. */
 export const EXPIRES =
   '^(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))|\\d{1,5}d|never)$';
-export const id = (description?: string): Schema => ({
+/** A text property (a pattern, a description: neither changes its type). */
+export type Text = { readonly type: 'string'; readonly pattern: string; readonly description?: string };
+export const id = (description?: string): Text => ({
   type: 'string',
   pattern: ID,
   ...(description ? { description } : {}),
@@ -51,8 +98,15 @@ export const PATTERN_MEANS: Record<string, string> = {
   reason: 'a reason that is not empty',
 };
 
-export const severity: Schema = { type: 'string', enum: [...SEVERITIES] };
-export const severities = (description?: string): Schema => ({
+export const severity = { type: 'string', enum: [...SEVERITIES] } as const;
+export const severities = (
+  description?: string,
+): {
+  readonly type: 'array';
+  readonly items: typeof severity;
+  readonly minItems: 1;
+  readonly description?: string;
+} => ({
   type: 'array',
   items: severity,
   minItems: 1,
@@ -62,43 +116,43 @@ export const severities = (description?: string): Schema => ({
  * `connection` and `status` of the findings and scans tools: filters cssctl applies while it pages. Kept bare (the
  * default tools/list stays within 8 KiB): an empty value is refused by the filter itself, as in the CLI.
  */
-const texts: Schema = { type: 'array', items: { type: 'string' } };
-export const connections = (): Schema => texts;
-export const findingStatuses: Schema = texts;
-export const limit: Schema = {
+const texts = { type: 'array', items: { type: 'string' } } as const;
+export const connections = () => texts;
+export const findingStatuses = texts;
+export const limit = {
   type: 'integer',
   minimum: 1,
   maximum: MAX_PAGE,
   default: DEFAULT_PAGE,
-};
-export const offset: Schema = {
+} as const;
+export const offset = {
   type: 'integer',
   minimum: 0,
   default: 0,
-};
-export const scanStatus: Schema = {
+} as const;
+export const scanStatus = {
   type: 'string',
   enum: [...SCAN_STATUSES],
-};
-export const grouping: Schema = {
+} as const;
+export const grouping = {
   type: 'string',
   enum: [...SUMMARY_GROUPINGS],
   default: 'severity',
-};
-export const states: Schema = {
+} as const;
+export const states = {
   type: 'array',
   items: { type: 'string', enum: [...DIFF_STATES] },
   minItems: 1,
-};
+} as const;
 /** A base: a scan id, or latest (the newest completed scan of the head's connection before it). */
-export const baseRef: Schema = {
+export const baseRef = {
   type: 'string',
   pattern: `^(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)(?!\\.\\.?$)[^${NOT_ID}]{1,200}$`,
-};
-export const headRef: Schema = {
+} as const;
+export const headRef = {
   type: 'string',
   pattern: `^(?!latest$)(?!.*\\.(?:([nN][dD])?[jJ][sS][oO][nN]|[sS][aA][rR][iI][fF])$)(?!\\.\\.?$)[^${NOT_ID}]{1,200}$`,
-};
+} as const;
 
 // ---- outputs ----------------------------------------------------------------------------------------------
 

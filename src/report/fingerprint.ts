@@ -44,6 +44,14 @@ export function fingerprintOf(f: Finding): string {
   return fingerprintWithRule(f, undefined);
 }
 
+/**
+ * A finding as cssctl shows it with its fingerprint (`findings get`, each finding of the MCP server's
+ * list_findings): its own fields, then `fingerprint` — cssctl's, whatever field of that name the service sent.
+ */
+export function withFingerprint<F extends Finding>(f: F): F & { fingerprint: string } {
+  return { ...f, fingerprint: fingerprintOf(f) };
+}
+
 /** fingerprintOf, for a caller that has ruleIdOf(f) already (a report that shows it too). */
 export function fingerprintWithRule(f: Finding, rule: string | undefined): string {
   const given = (f as { [GIVEN_FINGERPRINT]?: unknown })[GIVEN_FINGERPRINT];

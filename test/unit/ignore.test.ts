@@ -19,6 +19,8 @@ import { fingerprintOf } from '../../src/report/fingerprint.js';
 import { appendEntries, parseExpires } from '../../src/report/ignore/append.js';
 import { findIgnoreFile, loadIgnoreFile, parseIgnoreText } from '../../src/report/ignore/file.js';
 import { IgnoreRules, globMatcher } from '../../src/report/ignore/stage.js';
+import { loadIgnore } from '../../src/report/ignore/index.js';
+import { FakeContext } from '../helpers/fake-context.js';
 import { finding } from '../helpers/report.js';
 import { json, verbWorld } from '../helpers/verb.js';
 
@@ -480,6 +482,27 @@ describe('findings ignore (verb)', () => {
     expect(await again.run(ignore, { reason: 'again' }, ['fnd_1'])).toBe(0);
     expect(again.stderr.text).toContain('finding fnd_1 is already ignored by .cssctl-ignore.yaml:');
     expect(readFileSync(join(d, '.cssctl-ignore.yaml'), 'utf8')).toBe(text);
+  });
+
+  it("loadIgnore reads the context's folder (ctx.cwd), never the process's: its file, or its nearest parent's", () => {
+    const d = dir();
+    writeFileSync(
+      join(d, '.cssctl-ignore.yaml'),
+      'version: 1\nignore:\n  - rule: r\n    reason: x\n    expires: never\n',
+    );
+    mkdirSync(join(d, 'a', 'b'), { recursive: true });
+    writeFileSync(join(d, 'a', 'rel.yaml'), 'version: 1\nignore: []\n');
+    for (const cwd of [d, join(d, 'a', 'b')]) {
+      const ctx = new FakeContext({ cwd });
+      expect(ctx.cwd).not.toBe(process.cwd());
+      expect(loadIgnore(ctx, {})?.file.path, cwd).toBe(join(d, '.cssctl-ignore.yaml'));
+    }
+    // A relative --ignore-file names a file of that folder too.
+    const nested = new FakeContext({ cwd: join(d, 'a', 'b') });
+    expect(loadIgnore(nested, { ignoreFile: join('..', 'rel.yaml') })?.file.path).toBe(
+      join(d, 'a', 'rel.yaml'),
+    );
+    expect(loadIgnore(new FakeContext({ cwd: dir() }), {})).toBeUndefined();
   });
 
   it("works in the context's folder, not the process's: the file it writes, a relative --ignore-file, the list that reads it", async () => {

@@ -13,7 +13,9 @@ import { TOOLS } from '../../src/mcp/tools.js';
 import type { HttpRequest, HttpResponse } from '../../src/core/http/types.js';
 import { FAKE_BASE_URL, FakeContext, type FakeContextInit } from '../helpers/fake-context.js';
 import type { Reply } from '../helpers/fake-send.js';
-import { findingOf, json, scanOf } from '../helpers/verb.js';
+import { findingOf, json, scanOf, verbWorld } from '../helpers/verb.js';
+import { get as findingsGet } from '../../src/commands/findings/get.js';
+import { list as findingsList } from '../../src/commands/findings/list.js';
 
 const f = findingOf;
 
@@ -378,6 +380,65 @@ describe('read-only tools', () => {
     const b = (kept.findings as { id: string; ignored?: { reason: string } }[]).find((x) => x.id === 'b')!;
     expect(b.ignored).toMatchObject({ reason: 'accepted (SEC-1)', expires: 'never' });
     expect(kept).toMatchObject({ ignored: 1, next_offset: 3 });
+  });
+
+  it('list_findings and `findings list -o json` agree: the same fingerprints and the same count of accepted risks', async () => {
+    const dir = tempDir();
+    const file = join(dir, '.cssctl-ignore.yaml');
+    writeFileSync(
+      file,
+      [
+        'version: 1',
+        'ignore:',
+        '  - rule: Title b',
+        '    reason: accepted (SEC-1)',
+        '    expires: never',
+        '  - rule: check-d',
+        '    resource: "arn:aws:s3:::d*"',
+        '    reason: accepted (SEC-2)',
+        '    expires: never',
+        '',
+      ].join('\n'),
+    );
+    const findings = [
+      f('a', 'critical', { rule_id: 'check-a' }),
+      f('b', 'high', { rule_id: 'Title b' }),
+      f('c', 'high', { resource: '' }),
+      f('d', 'low', { rule_id: 'check-d' }),
+      f('e', 'low', { rule_id: 'check-d', resource: 'arn:aws:s3:::e' }),
+    ];
+    const page = () => json({ total: findings.length, findings, limit: 50, offset: 0 });
+    const env = { CSSCTL_IGNORE_FILE: file };
+    type Shown = { id: string; fingerprint?: string; ignored?: object };
+
+    // The CLI: the count its notice says; with --show-ignored, each accepted risk with its fingerprint.
+    const cli = verbWorld([page()], { output: 'json', env });
+    expect(await cli.run(findingsList, {})).toBe(0);
+    const said = /^(\d+) findings? ignored by /m.exec(cli.stderr.text);
+    const shown = verbWorld([page()], { output: 'json', env });
+    expect(await shown.run(findingsList, { showIgnored: true })).toBe(0);
+    const cliIgnored = (JSON.parse(shown.stdout.text) as Shown[]).filter((x) => x.ignored);
+    // A finding the CLI does not mark (not ignored): its fingerprint as `findings get` shows it.
+    const got = verbWorld([json(findings[2])], { output: 'json', env });
+    expect(await got.run(findingsGet, {}, ['c'])).toBe(0);
+    const getC = JSON.parse(got.stdout.text) as Shown;
+
+    // The server, on the same answers.
+    const w = world([page(), page()], { env });
+    const left = structured('list_findings', await w.call('list_findings', {}));
+    const kept = structured('list_findings', await w.call('list_findings', { include_ignored: true }));
+
+    expect(cliIgnored.map((x) => x.id)).toStrictEqual(['b', 'd']);
+    expect(Number(said?.[1])).toBe(2);
+    expect(left.ignored).toBe(2);
+    expect(kept.ignored).toBe(2);
+    const fps = (d: Record<string, unknown>) =>
+      Object.fromEntries((d.findings as Shown[]).map((x) => [x.id, x.fingerprint]));
+    for (const x of cliIgnored) expect(fps(kept)[x.id], x.id).toBe(x.fingerprint);
+    expect(fps(left).c).toBe(getC.fingerprint);
+    expect(fps(kept).c).toBe(getC.fingerprint);
+    expect(Object.keys(fps(left))).toStrictEqual(['a', 'c', 'e']);
+    expect(new Set(Object.values(fps(kept))).size).toBe(5);
   });
 
   it('list_findings over several severities: most severe first, one query each, the merged total', async () => {

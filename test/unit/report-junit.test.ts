@@ -169,6 +169,26 @@ describe('junit', () => {
         expect(attrs(out, 'testsuites')[0]).toMatchObject({ tests: String(findings.length), failures });
       }
     });
+    it("a gate passed on the service's totals: a listed finding at or above the threshold does not fail (the exit code is 0)", async () => {
+      // The gate was decided from the service's counts before the read (no ignore file, no baseline); the service
+      // lists a high finding its counts did not have. Before, its test case failed while the run exited 0.
+      for (const threshold of ['high', 'medium'] as const) {
+        const listed = [...LOW, finding({ id: 'h1', severity: 'high' })];
+        const out = await withVerdict(listed, { met: false, count: 0, threshold });
+        expect(schemaErrors(out)).toBe('');
+        expect(attrs(out, 'testsuites')[0], threshold).toMatchObject({ tests: '3', failures: '0' });
+        expect(out).not.toContain('<failure');
+        // Still a test case, with the finding's details.
+        expect(xpath(save(out), '//testsuite[@name="high"]/testcase[1]/system-out')).toContain('finding: h1');
+      }
+      // The same findings with a gate that was met: the finding's test case fails, as before.
+      const met = await withVerdict([...LOW, finding({ id: 'h1', severity: 'high' })], {
+        met: true,
+        count: 1,
+        threshold: 'high',
+      });
+      expect(attrs(met, 'testsuites')[0]).toMatchObject({ tests: '3', failures: '1' });
+    });
   });
 
   it('test case names are unique within their classname (the connection, else cssctl)', async () => {

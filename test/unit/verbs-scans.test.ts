@@ -318,6 +318,23 @@ describe('scans wait', () => {
     expect(w.stdout.text).toBe('');
   });
 
+  it("-o junit --fail-on high: the service's totals pass the gate while it lists a high finding: exit 0 and no <failure>", async () => {
+    // The gate is decided once, from the service's counts (critical_count 0, high counted 0); the findings read for
+    // the report hold a high one. The report reads the run's verdict: passed, so no test case fails.
+    const w = verbWorld(
+      [
+        json(completed({ critical_count: 0, high_count: undefined })),
+        json({ total: 0, findings: [], limit: 1 }),
+        json({ total: 2, findings: [finding('h1', 'high'), finding('l1', 'low')] }),
+      ],
+      { output: 'junit' },
+    );
+    expect(await w.run(wait, { failOn: 'high' }, ['scn_1'])).toBe(0);
+    expect(w.stdout.text).toMatch(/<testsuites name="cssctl findings" tests="2" failures="0"/);
+    expect(w.stdout.text).toContain('finding: h1');
+    expect(w.stdout.text).not.toContain('<failure');
+  });
+
   it('--fail-on high counts high with GET /findings?…&limit=1, reading total', async () => {
     const w = verbWorld([
       json(completed({ critical_count: 0, high_count: undefined })),

@@ -63,6 +63,8 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<Res
         workspace: scanId === undefined,
         showIgnored: opts.showIgnored,
       }),
+      // The count the notice says (`12 findings ignored by …`), for a front end that says it itself (list_findings).
+      data: { ignored: rules?.ignored ?? 0 },
     }),
   };
 }

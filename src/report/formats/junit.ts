@@ -1,7 +1,8 @@
 // `-o junit`: JUnit XML valid against Jenkins xUnit's junit-10.xsd (cli-contract.md §3, CI reports), which
 // GitLab, Jenkins, Azure DevOps and most CI systems read: one <testsuite> per severity, one <testcase> per
-// finding; the findings at or above --fail-on (every finding without it) carry a <failure>, and when the run's gate
-// was met by findings this report does not list, one test case for the gate fails too (gateCase).
+// finding; the findings at or above --fail-on (every finding without it) carry a <failure> unless the run's gate
+// passed, and when the run's gate was met by findings this report does not list, one test case for the gate fails
+// too (gateCase): the report fails exactly when the run's verdict does.
 //
 // A testsuite's counts are attributes of its start tag, so each suite must be complete before it is written,
 // and findings do not always arrive sorted by severity: test cases go into severity buckets (buckets.ts), which
@@ -107,6 +108,18 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
   // The threshold the gate is decided with (the command passes the one it gives the gate, never another).
   const failOn = asSeverity(options.failOn ?? ctx.failOn);
   const skipped = new NonFindings('junit');
+  // Whether the run's gate passed (ReportAbout.verdict: the gate the command decided once, which the exit code
+  // reads). Decided before the read from the service's totals, it may say passed while the service lists a
+  // finding at or above the threshold: that test case then passes too, so the report never fails a run that
+  // exits 0. Counted over this same read, a finding is counted before it gets here: the verdict is met by then.
+  // Met stays met; no verdict (no gate) leaves the rule alone.
+  let met = false;
+  const gatePassed = (): boolean => {
+    if (met) return false;
+    const verdict = ctx.about?.verdict?.();
+    if (verdict === undefined || verdict.met) met = true;
+    return !met;
+  };
   return {
     item(raw) {
       const f = skipped.accept(raw);
@@ -123,8 +136,9 @@ export function junit(ctx: FormatterContext<Finding>, options: ReportOptions = {
         buckets.add(b, testcase(f, false, ignored));
         return;
       }
-      // The gate's own rule (without --fail-on every finding is a failure: cli-contract.md §3, junit).
-      const failed = countsForGate(f, failOn);
+      // The gate's own rule (without --fail-on every finding is a failure: cli-contract.md §3, junit), as far as
+      // the run's verdict goes: a gate that passed fails no test case.
+      const failed = countsForGate(f, failOn) && !gatePassed();
       tests[b]!++;
       if (failed) failures[b]!++;
       buckets.add(b, testcase(f, failed));

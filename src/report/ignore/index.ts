@@ -13,11 +13,14 @@ export interface IgnoreOptions {
   showIgnored?: boolean;
 }
 
-/** The rules of the ignore file that applies, or undefined when none does (or --no-ignore). */
+/**
+ * The rules of the ignore file that applies, or undefined when none does (or --no-ignore): found from the
+ * context's working folder (ctx.cwd), never the process's.
+ */
 export function loadIgnore(
-  ctx: Pick<Context, 'env' | 'clock'>,
+  ctx: Pick<Context, 'env' | 'clock' | 'cwd'>,
   opts: IgnoreOptions,
-  cwd: string = process.cwd(),
+  cwd: string = ctx.cwd,
 ): IgnoreRules | undefined {
   const file = loadIgnoreFile(opts, ctx.env, cwd);
   return file === undefined ? undefined : new IgnoreRules(file, ctx.clock.now());
