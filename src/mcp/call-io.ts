@@ -57,7 +57,7 @@ export class CallIO extends IO {
    * the call asked for progress: a wait is never silent (§13). Otherwise nothing, as with --quiet.
    */
   override notice(text: string): void {
-    this.report?.message(this.redact(text));
+    this.report?.message(this.redact(withoutFlagHint(text)));
   }
 
   /**
@@ -79,4 +79,12 @@ export class CallIO extends IO {
     say(text);
     return { update: say, stop() {} };
   }
+}
+
+/**
+ * A notice without the terminal's closing hint that names a flag (`3 findings ignored by .cssctl-ignore.yaml
+ * (--no-ignore to show them)`): an assistant cannot pass a flag, and the tool's own parameters say what it can do.
+ */
+export function withoutFlagHint(text: string): string {
+  return text.replace(/ \((?:[^()]*\s)?--[a-z][\w-]*[^()]*\)$/, '');
 }
