@@ -268,27 +268,21 @@ function serveAssets(files) {
 
 /**
  * Where this bundle's code cache for this V8, CPU architecture and set of flags lives:
- * `$XDG_CACHE_HOME/cssctl/` (else `~/.cache/cssctl/`). V8 checks a cache against its own version, its flags
+ * the user's cache folder (bin/dirs.cjs: `$XDG_CACHE_HOME/cssctl/`, else `~/.cache/cssctl/`, the platform's own on
+ * macOS and Windows). V8 checks a cache against its own version, its flags
  * and the length of the source; the name keeps apart what V8 would mix up (two bundles of the same length),
  * and lets an export's node (other flags) keep its own cache beside the one of other commands.
  * undefined: no usable folder (no HOME, a relative XDG_CACHE_HOME).
  */
 function codeCacheFile(source, env = process.env, name = 'cli') {
-  const path = process.getBuiltinModule('node:path');
-  let base = env.XDG_CACHE_HOME;
-  if (!base || !path.isAbsolute(base)) {
-    const home = env.HOME || process.getBuiltinModule('node:os').homedir();
-    if (!home || !path.isAbsolute(home)) return undefined;
-    base = path.join(home, '.cache');
-  }
+  const dir = require('./dirs.cjs').cacheDir(env);
+  if (!dir) return undefined;
   const build = /^\/\*cssctl-build:(\w+)\*\//.exec(source)?.[1] ?? 'none';
   const flags = [...process.execArgv, env.NODE_OPTIONS ?? ''].join('\0');
   const flagsId = flags === '' ? 'default' : hash(flags);
-  return path.join(
-    base,
-    'cssctl',
-    `${name}-${build}-${process.versions.v8}-${process.arch}-${flagsId}.cache`,
-  );
+  return process
+    .getBuiltinModule('node:path')
+    .join(dir, `${name}-${build}-${process.versions.v8}-${process.arch}-${flagsId}.cache`);
 }
 
 /** A short, stable name for a string (FNV-1a; the built-in modules that hash cost more to load). */

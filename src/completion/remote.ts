@@ -2,11 +2,11 @@
 // aliases and recent scan ids. Bounded in time, quiet, read-only towards the credentials: the stored access
 // token is used as it is (an expired one means no values — refreshing would write tokens), nothing is ever
 // prompted for, and any failure is simply no values. What the service answered is kept a minute in the
-// user's cache folder ($XDG_CACHE_HOME/cssctl), without any token, so repeated TABs do not ask again.
+// user's cache folder (bin/dirs.cjs: $XDG_CACHE_HOME/cssctl), without any token, so repeated TABs do not ask again.
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
+import { cacheDir as userCacheDir } from '../../bin/dirs.cjs';
 import { PassThrough } from 'node:stream';
 import type { Scan } from '../api/findings-types.js';
 import { normalizeBaseUrl } from '../core/url.js';
@@ -28,11 +28,9 @@ export const CACHE_TTL_MS = 60_000;
 const RECENT_SCANS = 20;
 const MAX_CONNECTIONS = 200;
 
-/** $XDG_CACHE_HOME/cssctl, else ~/.cache/cssctl (a relative XDG_CACHE_HOME is ignored, as the spec says). */
-export function cacheDir(env: NodeJS.ProcessEnv): string {
-  const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.cache');
-  return join(base, 'cssctl');
+/** The user's cache folder for cssctl (bin/dirs.cjs, the rule the launcher's code cache uses). */
+export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  return userCacheDir(env);
 }
 
 /** A name safe to offer to a shell: no whitespace, quotes or control characters. */
@@ -126,17 +124,18 @@ export async function remoteValues(source: RemoteSource, opts: RemoteOptions): P
     const settings = ctx.settingsSync();
     const baseUrl = settings.baseUrl;
     if (!baseUrl) return [];
+    // No cache folder (no home): asked every time.
     const dir = cacheDir(opts.env);
     const key = createHash('sha256')
       .update(`${settings.profile}\n${baseUrl}\n${settings.workspace ?? ''}`)
       .digest('hex')
       .slice(0, 16);
-    const file = join(dir, `complete-${source}-${key}.json`);
-    const cached = readCache(file, now());
+    const file = dir === undefined ? undefined : join(dir, `complete-${source}-${key}.json`);
+    const cached = file === undefined ? undefined : readCache(file, now());
     if (cached) return cached;
     const values = await Promise.race([fetchValues(ctx, source), deadline]);
     if (controller.signal.aborted) return [];
-    writeCache(file, dir, { at: now(), values });
+    if (file !== undefined && dir !== undefined) writeCache(file, dir, { at: now(), values });
     return values;
   } catch {
     return [];

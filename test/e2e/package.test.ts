@@ -54,6 +54,7 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)(
           'LICENSE',
           'README.md',
           'bin/argv.cjs',
+          'bin/dirs.cjs',
           'bin/cssctl.cjs',
           'dist/THIRD-PARTY-NOTICES.md',
           'dist/cli.cjs',

@@ -1,6 +1,6 @@
 // The remote completion values' cache folder and their quiet failures (src/completion/remote.ts).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheDir, remoteValues } from '../../src/completion/remote.js';
@@ -20,6 +20,22 @@ describe('cacheDir', () => {
     expect(cacheDir({ XDG_CACHE_HOME: '/c', HOME: '/h' })).toBe('/c/cssctl');
     expect(cacheDir({ HOME: '/h' })).toBe('/h/.cache/cssctl');
     expect(cacheDir({ XDG_CACHE_HOME: 'rel', HOME: '/h' })).toBe('/h/.cache/cssctl');
+  });
+
+  it('is the platform’s own cache folder on macOS and Windows; a relative HOME or XDG_CACHE_HOME is not used', async () => {
+    const { cacheDir: dirOf } = await import('../../bin/dirs.cjs');
+    expect(dirOf({ HOME: '/Users/a' }, 'darwin')).toBe('/Users/a/Library/Caches/cssctl');
+    expect(dirOf({ HOME: '/Users/a', XDG_CACHE_HOME: '/x' }, 'darwin')).toBe('/x/cssctl');
+    expect(dirOf({ LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local', XDG_CACHE_HOME: '/x' }, 'win32')).toBe(
+      'C:\\Users\\a\\AppData\\Local\\cssctl\\Cache',
+    );
+    expect(dirOf({ USERPROFILE: 'C:\\Users\\b' }, 'win32')).toBe(
+      'C:\\Users\\b\\AppData\\Local\\cssctl\\Cache',
+    );
+    expect(dirOf({ HOME: '/h' }, 'linux')).toBe('/h/.cache/cssctl');
+    expect(dirOf({ HOME: 'relative', XDG_CACHE_HOME: 'rel' }, 'linux')).toBe(
+      join(homedir(), '.cache', 'cssctl'),
+    );
   });
 });
 
