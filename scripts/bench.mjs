@@ -14,7 +14,9 @@
 //      executable's own Node, side by side, a stored login against the sandbox, the bench's launch cost out.
 //   7. The MCP server: `cssctl mcp` answering `initialize` against `node -e 0`, and summarize_findings over
 //      200,000 findings through the server against `findings summary`'s own peak RSS.
-// Usage: npm run build && npm run bench [-- --quick --runs 15 --findings 20000 --only startup|nodes|exe|exports|ratelimit|reports|ocsf|jq|html|baselines|mcp] (--reports-only = --only reports)
+// Usage: npm run build && npm run bench [-- --quick --runs 15 --findings 20000 --only startup|nodes|exe|exports|ratelimit|reports|ocsf|jq|html|baselines|mcp[,…]] (--reports-only = --only reports)
+// --vs <dir>: another build (a checkout with its dist/ built, e.g. main's) packed and installed beside this one;
+// sections 1b and 1c then time both in the same interleaved run and print before (that build) and after (this one).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -50,6 +52,8 @@ const arg = (name, dflt) => {
  * as well; the start-up ratios are medians of fewer pairs, so they move more from run to run.
  */
 const QUICK = process.argv.includes('--quick');
+/** --vs <dir>: the build to compare this one with (before → after), in sections 1b and 1c. */
+const VS = process.argv.includes('--vs') ? process.argv[process.argv.indexOf('--vs') + 1] : undefined;
 const RUNS = arg('runs', QUICK ? 5 : 15);
 const SMALL = arg('findings', QUICK ? 2_000 : 20_000);
 const LARGE = SMALL * 10;
@@ -101,15 +105,20 @@ function runNode(args, env, { stdoutFile, input } = {}) {
  * Interleaves the candidates run by run so drift in machine load hits them all alike; medians. A case is
  * [name, args, extraEnv, command]: command defaults to this node; extraEnv may be a function called per run.
  */
-function timeCases(cases, runs, env, { stdout = 'ignore' } = {}) {
+function timeCases(cases, runs, env, { stdout = 'ignore', cwd } = {}) {
   const times = cases.map(() => []);
+  // Every other round in reverse order: a case's place in the round biases it (a run right after another one
+  // measured 3–6% slower here), and the pairs taken run by run should not carry that into their ratios.
+  const order = cases.map((_, j) => j);
   for (let i = 0; i < runs; i++)
-    cases.forEach(([, args, extraEnv, command], j) => {
+    (i % 2 ? [...order].reverse() : order).forEach((j) => {
+      const [, args, extraEnv, command] = cases[j];
       const more = typeof extraEnv === 'function' ? extraEnv() : extraEnv;
       const t = process.hrtime.bigint();
       const r = spawnSync(command ?? process.execPath, args, {
         timeout: CASE_TIMEOUT_MS,
         env: { ...baseEnv, ...env, ...more },
+        cwd,
         stdio: ['ignore', stdout, 'ignore'],
         maxBuffer: 1 << 26,
       });
@@ -349,20 +358,28 @@ function nodeOf(major) {
 }
 
 /** `npm pack` of this build, installed with `npm install -g` into a prefix: the installed bin/cssctl.cjs. */
-let installedBin;
-function installPackage() {
-  return (installedBin ??= packAndInstall());
+const installedBins = new Map();
+/** This build (or with `from`, another checkout's: --vs), installed once per bench run. */
+function installPackage(from = root) {
+  if (!installedBins.has(from)) installedBins.set(from, packAndInstall(from, `${installedBins.size}`));
+  return installedBins.get(from);
 }
-function packAndInstall() {
-  const dest = join(work, 'pack');
+/** A folder outside any checkout, where installed cssctl runs as a user's would (no project files around it). */
+const outside = () => {
+  const dir = join(work, 'outside');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+function packAndInstall(from, name) {
+  const dest = join(work, `pack-${name}`);
   mkdirSync(dest, { recursive: true });
   const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], {
-    cwd: root,
+    cwd: from,
     encoding: 'utf8',
   });
   if (packed.status !== 0) throw new Error(`bench: npm pack failed: ${packed.stderr}`);
   const tarball = join(dest, JSON.parse(packed.stdout)[0].filename);
-  const prefix = join(work, 'prefix');
+  const prefix = join(work, `prefix-${name}`);
   // --ignore-scripts: keytar is not built (the bench uses the file store).
   const inst = spawnSync(
     'npm',
@@ -393,6 +410,9 @@ async function reportNodes() {
       ` against \`node -e 0\` of the same Node (--jq . against the same command's --json):`,
   );
   const installed = installPackage();
+  // --vs: the other build's package, timed in the same interleaved runs (its own code cache folder).
+  const before = VS ? installPackage(VS) : undefined;
+  if (VS) console.log(`  before: ${VS} (packed and installed the same way), after: this build`);
   const nodes = NODE_MAJORS.map((m) => [m, nodeOf(m)]);
   await withSandbox({ SANDBOX_RATE_LIMIT: '1000000' }, async (url, token) => {
     const req = { CSSCTL_TOKEN: token, CSSCTL_BASE_URL: url, CSSCTL_WORKSPACE: 'acme' };
@@ -403,8 +423,21 @@ async function reportNodes() {
       // Each Node's first run makes its code cache; the timed runs read it.
       spawnSync(node, [installed, 'connections', 'list', '--json'], {
         env: { ...baseEnv, ...req, ...cache },
+        cwd: outside(),
       });
       cases.push([`${m} node -e 0`, ['-e', '0'], cache, node]);
+      if (before) {
+        const cacheBefore = { XDG_CACHE_HOME: join(work, `cache-before-${m}`) };
+        spawnSync(node, [before, 'connections', 'list', '--json'], {
+          env: { ...baseEnv, ...req, ...cacheBefore },
+          cwd: outside(),
+        });
+        for (const args of [
+          ['connections', 'list', '--json'],
+          ['connections', 'list', '--jq', '.'],
+        ])
+          cases.push([`${m} before ${args.join(' ')}`, [before, ...args], cacheBefore, node]);
+      }
       for (const args of [
         ['--version'],
         ['--help'],
@@ -419,7 +452,7 @@ async function reportNodes() {
         node,
       ]);
     }
-    const timed = timeCases(cases, RUNS, req);
+    const timed = timeCases(cases, RUNS, req, { cwd: outside() });
     const t = Object.fromEntries(timed);
     for (const [m, node] of nodes) {
       const base = t[`${m} node -e 0`];
@@ -437,6 +470,19 @@ async function reportNodes() {
         cols.join('; '),
         `; first run ${(first / base).toFixed(2)}× (+${(first - t[`${m} connections list --json`]).toFixed(0)} ms)`,
       );
+      if (before) {
+        const list = (who) => paired(timed.runs, `${m} ${who}connections list --json`, `${m} node -e 0`);
+        const jqOf = (who) =>
+          paired(timed.runs, `${m} ${who}connections list --jq .`, `${m} ${who}connections list --json`);
+        // This build against the other, run by run: the same command, so load drift within a round cancels.
+        const vs = (cmd) => paired(timed.runs, `${m} ${cmd}`, `${m} before ${cmd}`);
+        row(
+          `  before → after: connections list --json ${list('before ').toFixed(2)}× → ${list('').toFixed(2)}×`,
+          `of node -e 0; --jq . ${jqOf('before ').toFixed(2)}× → ${jqOf('').toFixed(2)}× its own --json;`,
+          `after/before, pair by pair: --json ${vs('connections list --json').toFixed(2)},`,
+          `--jq . ${vs('connections list --jq .').toFixed(2)}`,
+        );
+      }
     }
   });
 }
@@ -494,7 +540,29 @@ async function reportExe() {
       // taken out of every figure below, as a user's shell does not pay it.
       ['true', [], user, '/bin/true'],
     ];
-    const timed = timeCases(cases, RUNS, {}, { stdout: 'pipe' });
+    // --vs: the other build's package on this Node (and its executable, when that build has one), beside.
+    const before = VS ? installPackage(VS) : undefined;
+    const exeBefore = VS ? join(VS, 'dist', `cssctl-${process.platform}-${process.arch}`) : undefined;
+    if (before) {
+      const userBefore = { ...user, XDG_CACHE_HOME: join(work, 'user-cache-before') };
+      for (let i = 0; i < 2; i++)
+        spawnSync(node, [before, ...list], { env: { ...baseEnv, ...userBefore }, cwd: outside() });
+      cases.push(
+        ['package before connections list --json', [before, ...list], userBefore, node],
+        [
+          'package before connections list --jq .',
+          [before, 'connections', 'list', '--jq', '.'],
+          userBefore,
+          node,
+        ],
+      );
+      if (existsSync(exeBefore))
+        cases.push(
+          ['exe before connections list --json', list, user, exeBefore],
+          ['exe before connections list --jq .', ['connections', 'list', '--jq', '.'], user, exeBefore],
+        );
+    }
+    const timed = timeCases(cases, RUNS, {}, { stdout: 'pipe', cwd: outside() });
     const raw = Object.fromEntries(timed);
     const launch = raw.true;
     const t = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v - launch]));
@@ -525,9 +593,16 @@ async function reportExe() {
     }
     for (const who of ['exe', 'package']) {
       const jq = paired(timed.runs, `${who} connections list --jq .`, `${who} connections list --json`);
+      const was = timed.runs[`${who} before connections list --jq .`]
+        ? ` (before, ${VS}: ${paired(timed.runs, `${who} before connections list --jq .`, `${who} before connections list --json`).toFixed(2)}×;` +
+          ` its --json ${(t[`${who} before connections list --json`] / base).toFixed(2)}× node -e 0, against` +
+          ` ${ratio(`${who} connections list --json`).toFixed(2)}× now; after/before, pair by pair: --json` +
+          ` ${paired(timed.runs, `${who} connections list --json`, `${who} before connections list --json`).toFixed(2)},` +
+          ` --jq . ${paired(timed.runs, `${who} connections list --jq .`, `${who} before connections list --jq .`).toFixed(2)})`
+        : '';
       row(
         `${who} --jq . / its --json`.padEnd(26),
-        `${jq.toFixed(2)}× (median of ${RUNS} pairs; target ≤ 1.5× ${mark(jq <= 1.5)})`,
+        `${jq.toFixed(2)}× (median of ${RUNS} pairs; target ≤ 1.5× ${mark(jq <= 1.5)})${was}`,
       );
     }
     const other = t[`node -e 0 of Node ${process.version}`];
@@ -1100,18 +1175,20 @@ try {
     : process.argv.includes('--only')
       ? process.argv[process.argv.indexOf('--only') + 1]
       : undefined;
-  if (!only || only === 'startup') await reportStartup();
-  if (!only || only === 'nodes') await reportNodes();
-  if (!only || only === 'exe') await reportExe();
-  if (!only || only === 'exports') await reportExports();
-  if (!only || only === 'ratelimit') await reportRateLimits();
-  if (!only || only === 'reports' || process.argv.includes('--reports-only')) await reportReports();
-  if (!only || only === 'ocsf') await reportOcsf();
-  if (!only || only === 'jq') await reportJq();
+  // --only nodes,exe: several sections in one run.
+  const wants = (section) => !only || only.split(',').includes(section);
+  if (wants('startup')) await reportStartup();
+  if (wants('nodes')) await reportNodes();
+  if (wants('exe')) await reportExe();
+  if (wants('exports')) await reportExports();
+  if (wants('ratelimit')) await reportRateLimits();
+  if (wants('reports')) await reportReports();
+  if (wants('ocsf')) await reportOcsf();
+  if (wants('jq')) await reportJq();
   // Only html's flat memory, beside ndjson (`npm run bench -- --only html`).
-  if (only === 'html') await reportReports(['ndjson', 'html']);
-  if (!only || only === 'baselines') await reportBaselines();
-  if (!only || only === 'mcp') await reportMcp();
+  if (only?.split(',').includes('html')) await reportReports(['ndjson', 'html']);
+  if (wants('baselines')) await reportBaselines();
+  if (wants('mcp')) await reportMcp();
   console.log(`\nBenchmark took ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -32,8 +32,53 @@ export type HereRun =
 const RUN = Symbol.for('cssctl.jq.run');
 const global = globalThis as unknown as Record<string | symbol, unknown>;
 
-let module: Promise<{ loadJq(o: { wasmBinary: Uint8Array | ArrayBuffer }): Promise<Jq> }> | undefined;
-let wasm: Uint8Array | ArrayBuffer | undefined;
+let module: Promise<{ loadJq(o: { wasmModule: WebAssembly.Module }): Promise<Jq> }> | undefined;
+/** jq's WebAssembly, compiled once per process: a run stopped by its slice gets a new instance of it. */
+let wasm: WebAssembly.Module | undefined;
+
+/**
+ * V8's default `--wasm-tiering-budget` in the V8 of Node 22, 24 and 26 (`node --v8-options`; a unit test checks
+ * the Node that runs it).
+ */
+export const V8_WASM_TIERING_BUDGET = 13_000_000;
+/** The largest budget V8 takes (an int32): jq's functions then stay in Liftoff for a command's short runs. */
+const JQ_WASM_TIERING_BUDGET = 2 ** 31 - 1;
+
+/**
+ * Compiles jq's WebAssembly so that its functions are not recompiled by TurboFan during a short command.
+ *
+ * Why: every jq run compiles jq's builtins (a ~10 KB jq library parsed by jq's parser, one WebAssembly function
+ * of 34 KB). V8 counts that as hot and tiers it up: TurboFan compiles it, and half a dozen others, on a
+ * background thread (80–200 ms of CPU on the bench machine, more than the whole `--json` command), and node
+ * waits for that compile to finish before it exits (its platform joins the thread running it). The code is
+ * never used: the command is over. With the budget raised, jq runs on Liftoff's code only (its lazy, fast
+ * baseline compile of each function as first called): `--jq .` costs ~65 ms of CPU for jq instead of ~200–260.
+ * jq's thread (a program that outlasts the main thread's slices, src/jq/engine.ts) compiles its own copy with
+ * V8's default budget, so a long program is still tiered up.
+ *
+ * How: V8 takes the budget of a module's functions from its flag when the module is compiled, so the flag is
+ * raised for that one synchronous call and put back at once: nothing else runs meanwhile on this thread, and
+ * V8's flags are then what they were, so the code caches written at exit (bin/cssctl.cjs) carry the same flag
+ * hash as the next process's (a test checks that a `--jq` command's cache is taken by the next command). A budget
+ * given to node by the user (`node --wasm-tiering-budget=… cssctl.cjs`) is theirs: then nothing is changed.
+ */
+export function compileJqWasm(bytes: Uint8Array | ArrayBuffer): WebAssembly.Module {
+  // (TypeScript's lib here declares WebAssembly's types only.)
+  const { Module } = (
+    globalThis as unknown as {
+      WebAssembly: { Module: new (b: Uint8Array | ArrayBuffer) => WebAssembly.Module };
+    }
+  ).WebAssembly;
+  // (node takes V8's flags from its own arguments only: NODE_OPTIONS refuses this one.)
+  if (process.execArgv.some((a) => /^--wasm[-_]tiering[-_]budget\b/.test(a))) return new Module(bytes);
+  const v8 = process.getBuiltinModule('node:v8');
+  v8.setFlagsFromString(`--wasm-tiering-budget=${JQ_WASM_TIERING_BUDGET}`);
+  try {
+    return new Module(bytes);
+  } finally {
+    v8.setFlagsFromString(`--wasm-tiering-budget=${V8_WASM_TIERING_BUDGET}`);
+  }
+}
 
 async function instance(from: JqSource): Promise<Jq> {
   module ??= Promise.resolve().then(() => {
@@ -53,7 +98,7 @@ async function instance(from: JqSource): Promise<Jq> {
     };
     const dir = process.getBuiltinModule('node:path').dirname(filename);
     fn.call(m.exports, m.exports, require, m, filename, dir);
-    wasm = 'path' in from ? fs.readFileSync(from.wasmPath) : from.wasm;
+    wasm = compileJqWasm('path' in from ? fs.readFileSync(from.wasmPath) : from.wasm);
     return m.exports;
   });
   const jqModule = await module;
@@ -62,7 +107,7 @@ async function instance(from: JqSource): Promise<Jq> {
   console.error = () => undefined;
   console.log = () => undefined;
   try {
-    return await jqModule.loadJq({ wasmBinary: wasm! });
+    return await jqModule.loadJq({ wasmModule: wasm! });
   } finally {
     console.error = error;
     console.log = log;

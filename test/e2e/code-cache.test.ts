@@ -206,6 +206,24 @@ describe.skipIf(installedBin)(
       expect(loadedFrom({ XDG_CACHE_HOME: cache })).toBe('code cache');
     });
 
+    it('a --jq command (which changes V8 flags for the moment it compiles jq) writes a cache the next run takes', async () => {
+      // src/jq/here.ts raises V8's wasm tiering budget around compiling jq's WebAssembly and puts it back: a flag
+      // left changed would give the cache written at exit a flag hash no other process has (refused every time).
+      const res = await world.run(['connections', 'list', '--jq', '.[0].alias'], {
+        env: { XDG_CACHE_HOME: cache },
+      });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toBe('prod\n');
+      expect(files()).toHaveLength(1);
+      expect(loadedFrom({ XDG_CACHE_HOME: cache })).toBe('code cache');
+      // And a --jq command run on a cache it did not write still reads it, and rewrites nothing.
+      const [file] = files();
+      const before = readFileSync(join(cache, 'cssctl', file!));
+      await world.run(['connections', 'list', '--jq', 'length'], { env: { XDG_CACHE_HOME: cache } });
+      expect(readFileSync(join(cache, 'cssctl', file!)).equals(before)).toBe(true);
+      expect(loadedFrom({ XDG_CACHE_HOME: cache })).toBe('code cache');
+    });
+
     it('--verbose requires the bundle, so stack traces go through its source map', () => {
       expect(loadedFrom({ XDG_CACHE_HOME: cache }, ['--verbose'])).toBe('require');
       expect(loadedFrom({ XDG_CACHE_HOME: cache, CSSCTL_DEBUG: '1' })).toBe('require');

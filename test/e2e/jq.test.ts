@@ -334,6 +334,30 @@ describe('--jq through the binary', () => {
     expect(gated.code).toBe(10);
   });
 
+  // A Node-loaded cssctl only: node's own flags are given to it. (The single executable runs the same code.)
+  it.skipIf(!!process.env.CSSCTL_TEST_BIN && !/\.[cm]?js$/.test(BIN))(
+    "a short filter runs on V8's baseline code: no TurboFan compile of jq for node to wait for at exit",
+    async () => {
+      const node = process.env.CSSCTL_TEST_NODE ?? process.execPath;
+      const traced = (...flags: string[]) =>
+        w.run(
+          [...flags, '--trace-wasm-compilation-times', BIN, 'connections', 'list', '--jq', 'map(.alias)'],
+          { command: node },
+        );
+      // V8 prints a line per WebAssembly function it compiles, naming the compiler.
+      const turbofan = (stdout: string) => stdout.split('\n').filter((l) => / using TurboFan/.test(l));
+      const res = await traced();
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toContain('["prod","staging","dev","legacy-fail"]');
+      expect(res.stdout).toMatch(/ using Liftoff/); // the trace is there
+      expect(turbofan(res.stdout)).toEqual([]);
+      // A budget the user gives node is kept: with a small one, jq's functions are tiered up as V8 does.
+      const own = await traced('--wasm-tiering-budget=1000');
+      expect(own.code, own.stderr).toBe(0);
+      expect(turbofan(own.stdout).length).toBeGreaterThan(0);
+    },
+  );
+
   // A Node-loaded cssctl only: the single executable has no require.cache of files to report.
   it.skipIf(!!process.env.CSSCTL_TEST_BIN && !/\.[cm]?js$/.test(BIN))(
     'jq-wasm is loaded only when --jq is given',

@@ -8,7 +8,7 @@ import { main } from '../../src/cli.js';
 import { ExitError, InterruptedError, UsageError } from '../../src/core/errors.js';
 import { IO } from '../../src/core/io.js';
 import { JqProgram } from '../../src/jq/engine.js';
-import { MAIN_SLICE_MS, slice } from '../../src/jq/here.js';
+import { MAIN_SLICE_MS, V8_WASM_TIERING_BUDGET, slice } from '../../src/jq/here.js';
 import { jqOptions } from '../../src/jq/flags.js';
 import { joinPairs } from '../../bin/argv.cjs';
 import { INTERRUPT_GRACE_MS, JqRunError, installJq, jqMode, type JqMode } from '../../src/jq/stage.js';
@@ -443,5 +443,18 @@ describe('--jq: how errors are printed', () => {
     // A usage error of the companions too.
     const stray = await cli(['connections', 'list', '--jq-exit-status']);
     expect(stray.err).toBe('error: --jq-exit-status needs --jq <filter>\n');
+  });
+});
+
+describe("jq's WebAssembly compile (src/jq/here.ts compileJqWasm)", () => {
+  it("puts back V8's own wasm tiering budget: the constant is this Node's default", () => {
+    // compileJqWasm raises the budget for one compile and sets it back to V8_WASM_TIERING_BUDGET; another default
+    // would leave V8's flags changed (and every code cache written at exit refused by the next process).
+    const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    const m = /--wasm-tiering-budget[^\n]*\n\s*type: int\s+default: --wasm-tiering-budget=(\d+)/.exec(
+      options,
+    );
+    expect(m, 'node --v8-options names --wasm-tiering-budget').not.toBeNull();
+    expect(Number(m![1])).toBe(V8_WASM_TIERING_BUDGET);
   });
 });
