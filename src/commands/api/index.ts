@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { collect, type Wire } from '../shared/action.js';
+import { readsEveryFinding } from '../shared/streams.js';
 import { API_OFFER } from './offer.js';
 
 export { API_OFFER };
@@ -25,4 +26,5 @@ export function registerApi(program: Command, wire: Wire): void {
     .action(wire(async () => (await import('./api.js')).api, API_OFFER));
   // Completion offers -o values from the tree: the formats this command offers (src/completion/meta.ts).
   completeWith(api, { outputs: API_OFFER.names });
+  readsEveryFinding(api, '--paginate');
 }

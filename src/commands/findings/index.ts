@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { addListOptions, type Wire } from '../shared/action.js';
 import { addFindingFilters } from '../shared/filters.js';
+import { readsEveryFinding } from '../shared/streams.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { addIgnoreOptions, addReportOptions } from './options.js';
 import { collectSeverities, collectStates, parseSeverity } from './severity.js';
@@ -60,6 +61,8 @@ export function registerFindings(program: Command, wire: Wire): void {
     )
     .action(wire(async () => (await import('./diff.js')).diff, FINDINGS_OFFER));
   completeWith(diff, { outputs: FINDINGS_OFFER.names });
+  // Two whole sets compared.
+  readsEveryFinding(diff);
   findings
     .command('ignore')
     .description('accept the risk of findings: append an entry per finding to the ignore file')

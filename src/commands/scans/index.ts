@@ -3,6 +3,7 @@ import { completeWith } from '../../completion/meta.js';
 import { parseSeverity, collectSeverities } from '../findings/severity.js';
 import { addListOptions, type Wire } from '../shared/action.js';
 import { addConnectionFilter } from '../shared/filters.js';
+import { readsEveryFinding } from '../shared/streams.js';
 import { SCAN_REPORT_OFFER } from '../../report/registry.js';
 import { addIgnoreOptions, addReportOptions } from '../findings/options.js';
 
@@ -15,7 +16,8 @@ function positiveSeconds(value: string): number {
 
 /** The options `scans wait` and `scans create --wait` share. */
 function addWaitOptions(cmd: Command): Command {
-  return addReportOptions(addIgnoreOptions(cmd))
+  // A comparison with a baseline holds two whole sets.
+  return addReportOptions(addIgnoreOptions(readsEveryFinding(cmd, '--baseline')))
     .option(
       '--fail-on <severity>',
       'exit 10 if the scan has a finding at or above this severity',
@@ -59,6 +61,9 @@ export function registerScans(program: Command, wire: Wire): void {
       .description('wait until a scan is final, then print its summary or its findings report')
       .argument('<scan_id>'),
   ).action(wire(async () => (await import('./wait.js')).wait, SCAN_REPORT_OFFER));
+  // A wait's report may read every finding (and a wait takes seconds: a relaunch's ~30 ms are nothing beside it).
+  readsEveryFinding(create, '--wait');
+  readsEveryFinding(wait);
   // Completion offers -o values from the tree: the formats these commands offer (src/completion/meta.ts).
   for (const cmd of [create, wait]) completeWith(cmd, { outputs: SCAN_REPORT_OFFER.names });
 }

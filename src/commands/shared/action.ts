@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { completeWith } from '../../completion/meta.js';
 import { WIDE_LIST_OFFER, type Offer } from '../../core/output/offer.js';
 import type { Verb } from '../../report/result.js';
+import { readsEveryFinding } from './streams.js';
 
 export type { Verb } from '../../report/result.js';
 
@@ -65,6 +66,8 @@ export function addListOptions(cmd: Command): Command {
       '--columns <names>',
       'table or csv columns in this order: column names, any field or dotted path (id,scan_id,details.region), or all',
     );
+  // Every page: the launcher gives it the export settings (streams.ts).
+  readsEveryFinding(cmd, '--all');
   // A list offers -o wide too (lazy() and completion read this).
   return completeWith(cmd, { outputs: WIDE_LIST_OFFER.names });
 }
