@@ -23,6 +23,7 @@ import { GLOBAL_OPTIONS, joinPairs, tokenize } from '../bin/argv.cjs';
 import { REPORT_FORMATS } from './core/output/formats.js';
 import { WIDE_LIST_OFFER } from './core/output/offer.js';
 import { wireVerbs, type MakeContext } from './cli/wire.js';
+import type { Wire } from './commands/shared/action.js';
 import { topicsHelpText } from './help/topics.js';
 
 export { launchManifest } from './commands/shared/streams.js';
@@ -148,7 +149,8 @@ const HELP = {
  * The command tree. With `argv`, a command word that names one of the tree's nouns (or top-level verbs)
  * registers that one only: the rest of the tree would be built for nothing (~5 ms of a request command's
  * start-up). Help, completion and anything unknown get the whole tree, so the root help, the completion
- * scripts and "did you mean" suggestions see every command.
+ * scripts and "did you mean" suggestions see every command. `wire`: how a command's action reaches its verb (the
+ * terminal's, src/cli/wire.ts; the argv tests capture what a verb would be given instead).
  */
 export function buildProgram(
   io: IO,
@@ -156,6 +158,7 @@ export function buildProgram(
   env: NodeJS.ProcessEnv = process.env,
   argv?: string[],
   tokens: Tokens | undefined = argv && tokenize(argv),
+  wire: Wire = wireVerbs(makeContext),
 ): Command {
   const program = new Command('cssctl')
     .description('Command-line client for the cloud security scanning service')
@@ -174,7 +177,7 @@ export function buildProgram(
     outputError: () => undefined, // reported by main() as one line
   });
   program.exitOverride();
-  registerCommands(program, wireVerbs(makeContext), tokens && commandWord(tokens).word);
+  registerCommands(program, wire, tokens && commandWord(tokens).word);
   registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {

@@ -11,7 +11,7 @@ export type { Verb } from '../../report/result.js';
  * it. `load` imports the verb's module only when the command runs, so start-up loads nothing but the command
  * tree; `offer` is the formats the command offers (-o), checked before the verb can send anything.
  */
-export type Wire = (<O>(load: () => Promise<Verb<O>>, offer?: Offer) => Action) & {
+export type Wire = (<O, A extends string[]>(load: () => Promise<Verb<O, A>>, offer?: Offer) => Action) & {
   /**
    * A command that is a front end of its own, run in the terminal's place (`cssctl mcp`: the MCP server over
    * stdio). Commands sit below the front ends, so they name it; the front end that built the tree starts it.
