@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import type { Command as TypedCommand, OptionValues } from '@commander-js/extra-typings';
 import { completeWith } from '../../completion/meta.js';
 import { WIDE_LIST_OFFER, type Offer } from '../../core/output/offer.js';
 import type { Verb } from '../../report/result.js';
@@ -70,4 +71,22 @@ export function addListOptions(cmd: Command): Command {
   readsEveryFinding(cmd, '--all');
   // A list offers -o wide too (lazy() and completion read this).
   return completeWith(cmd, { outputs: WIDE_LIST_OFFER.names });
+}
+
+/**
+ * A list's options (--limit, --offset, --all, --columns), declared once: a list offers -o wide too, and --all
+ * reads every page (the launcher relaunches it with the export settings: streams.ts).
+ */
+export function withListOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: TypedCommand<A, O, G>,
+) {
+  const list = cmd
+    .option('--limit <n>', 'items per page', positiveInt)
+    .option('--offset <n>', 'start at this item', nonNegativeInt)
+    .option('--all', 'follow every page (streams; memory stays flat)')
+    .option(
+      '--columns <names>',
+      'table or csv columns in this order: column names, any field or dotted path (id,scan_id,details.region), or all',
+    );
+  return completeWith(readsEveryFinding(list, '--all'), { outputs: WIDE_LIST_OFFER.names });
 }

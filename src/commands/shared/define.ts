@@ -61,6 +61,11 @@ type Loose<O> = { [K in keyof O as boolean extends O[K] ? K : never]?: O[K] } & 
 /** One object type rather than an intersection (what an editor shows; what a type test compares). */
 type Flat<T> = { [K in keyof T]: T[K] };
 
+/**
+ * Options whose default (`.default()`) the run function applies too, for a front end that gives none: optional.
+ */
+export type WithOwnDefaults<O, K extends keyof O> = Flat<Omit<O, K> & Partial<Pick<O, K>>>;
+
 /** A variadic last argument (`<paths...>`) is spread: the verb gets every remaining word. */
 type Spread<A extends unknown[]> = A extends [...infer H, infer L]
   ? L extends string[]
@@ -86,8 +91,15 @@ export function addVerb<C extends AnyCommand>(
   load: () => Promise<Verb<OptionsOf<C>, ArgsOf<C>>>,
   offer?: Offer,
 ): Command {
-  const cmd = def.define(parent.command(def.name) as unknown as NewCommand) as unknown as Command;
-  return cmd.action(wire(load, offer));
+  return addCommand(parent, def).action(wire(load, offer));
+}
+
+/**
+ * The command of a definition added to its parent, without an action (a front end of its own, `cssctl mcp`,
+ * gets one from the Wire). The typed wrapper and commander's own types meet here only: the same classes.
+ */
+export function addCommand(parent: Command, def: VerbDefinition): Command {
+  return def.define(parent.command(def.name) as unknown as NewCommand) as unknown as Command;
 }
 
 /**
