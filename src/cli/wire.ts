@@ -22,7 +22,7 @@ export function wireVerbs(makeContext: MakeContext): Wire {
       const cmd = params[params.length - 1] as Command;
       const ctx = makeContext(cmd);
       // Without an Offer of its own, a command offers what it declares for completion (a list command:
-      // addListOptions), else the standard formats.
+      // withListOptions), else the standard formats.
       const declared = completionOf(cmd);
       const offer =
         given ??

@@ -11,6 +11,13 @@ import { commandPath, type Wire } from '../../src/commands/shared/action.js';
 import { handOver, type ArgsOf, type OptionsOf } from '../../src/commands/shared/define.js';
 import { loginCommand } from '../../src/commands/auth/login.command.js';
 import { setCommand } from '../../src/commands/config/config.command.js';
+import { listCommand as findingsList } from '../../src/commands/findings/list.command.js';
+import { ignoreCommand } from '../../src/commands/findings/ignore.command.js';
+import { summaryCommand } from '../../src/commands/findings/summary.command.js';
+import { replayCommand } from '../../src/commands/webhooks/replay.command.js';
+import type { Severity } from '../../src/api/findings-types.js';
+import type { ReportSpec } from '../../src/report/report-spec.js';
+import type { SummaryBy } from '../../src/report/summary-view.js';
 import { IO } from '../../src/core/io.js';
 import { Collect } from '../helpers/streams.js';
 
@@ -464,5 +471,19 @@ describe('a verb’s options type is its definition’s', () => {
 
   it('config set: two words', () => {
     expectTypeOf<ArgsOf<typeof setCommand>>().toEqualTypeOf<[string, string]>();
+  });
+
+  it('findings list: --severity parsed to severities, --limit to a number, --no-ignore a boolean', () => {
+    type O = OptionsOf<typeof findingsList>;
+    expectTypeOf<O['severity']>().toEqualTypeOf<Severity[] | undefined>();
+    expectTypeOf<O['limit']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<O['ignore']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<O['report']>().toEqualTypeOf<ReportSpec[] | undefined>();
+  });
+
+  it('findings summary: --by one of its choices; findings ignore and webhooks replay: every word', () => {
+    expectTypeOf<OptionsOf<typeof summaryCommand>['by']>().toEqualTypeOf<SummaryBy | undefined>();
+    expectTypeOf<ArgsOf<typeof ignoreCommand>>().toEqualTypeOf<string[]>();
+    expectTypeOf<ArgsOf<typeof replayCommand>>().toEqualTypeOf<string[]>();
   });
 });

@@ -58,21 +58,6 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function addListOptions(cmd: Command): Command {
-  cmd
-    .option('--limit <n>', 'items per page', positiveInt)
-    .option('--offset <n>', 'start at this item', nonNegativeInt)
-    .option('--all', 'follow every page (streams; memory stays flat)')
-    .option(
-      '--columns <names>',
-      'table or csv columns in this order: column names, any field or dotted path (id,scan_id,details.region), or all',
-    );
-  // Every page: the launcher gives it the export settings (streams.ts).
-  readsEveryFinding(cmd, '--all');
-  // A list offers -o wide too (lazy() and completion read this).
-  return completeWith(cmd, { outputs: WIDE_LIST_OFFER.names });
-}
-
 /**
  * A list's options (--limit, --offset, --all, --columns), declared once: a list offers -o wide too, and --all
  * reads every page (the launcher relaunches it with the export settings: streams.ts).

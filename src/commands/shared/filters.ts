@@ -1,7 +1,7 @@
 // `--connection` and `--status` as filters (cli-contract.md §15), declared once for every command that takes
 // them. The service filters only by severity and scan: cssctl applies these while it pages
 // (src/report/sources/filter.ts).
-import { InvalidArgumentError, Option as BaseOption, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import type { Command as TypedCommand, OptionValues } from '@commander-js/extra-typings';
 import { Option } from './define.js';
 import { completeWith } from '../../completion/meta.js';
@@ -31,35 +31,6 @@ export function valueList(what: string): (value: string, previous?: string[]) =>
 }
 
 /** `--connection <alias[,alias...]>`: only the items of these connections (completion offers the aliases). */
-export function addConnectionFilter(cmd: Command, what = 'items'): Command {
-  return cmd.addOption(
-    completeWith(
-      new BaseOption(
-        '--connection <alias[,alias...]>',
-        `only the ${what} of these connections (repeatable; filtered by cssctl)`,
-      ).argParser(valueList('connection alias')),
-      { dynamic: 'connections' },
-    ),
-  );
-}
-
-/**
- * `--connection` and `--status` for the commands that read findings. A finding's statuses are the service's
- * (it lists none): any value is taken, matched in any case.
- */
-export function addFindingFilters(cmd: Command): Command {
-  return addConnectionFilter(cmd, 'findings').addOption(
-    completeWith(
-      new BaseOption(
-        '--status <s[,s...]>',
-        'only findings whose own status is one of these, such as open (repeatable; filtered by cssctl)',
-      ).argParser(valueList('status')),
-      [],
-    ),
-  );
-}
-
-/** `--connection <alias[,alias...]>`, typed: only the items of these connections (completion offers the aliases). */
 export function withConnectionFilter<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: TypedCommand<A, O, G>,
   what = 'items',
