@@ -15,6 +15,7 @@ import { listCommand as findingsList } from '../../src/commands/findings/list.co
 import { ignoreCommand } from '../../src/commands/findings/ignore.command.js';
 import { summaryCommand } from '../../src/commands/findings/summary.command.js';
 import { replayCommand } from '../../src/commands/webhooks/replay.command.js';
+import { completionCommand } from '../../src/commands/completion/completion.command.js';
 import type { Severity } from '../../src/api/findings-types.js';
 import type { ReportSpec } from '../../src/report/report-spec.js';
 import type { SummaryBy } from '../../src/report/summary-view.js';
@@ -417,6 +418,8 @@ const REJECTED: [argv: string[], error: RegExp][] = [
   [['webhooks', 'replay', 'a.json'], /required option '--to <url>'/],
   [['mcp', 'config', '--client', 'vim'], /Allowed choices/],
   [['config', 'set', 'output'], /missing required argument 'value'/],
+  [['completion', 'tcsh'], /Allowed choices are bash, zsh, fish/],
+  [['__complete', 'users'], /Allowed choices are profiles, connections, scans/],
 ];
 
 describe('argv → a verb’s options and arguments', () => {
@@ -485,5 +488,9 @@ describe('a verb’s options type is its definition’s', () => {
     expectTypeOf<OptionsOf<typeof summaryCommand>['by']>().toEqualTypeOf<SummaryBy | undefined>();
     expectTypeOf<ArgsOf<typeof ignoreCommand>>().toEqualTypeOf<string[]>();
     expectTypeOf<ArgsOf<typeof replayCommand>>().toEqualTypeOf<string[]>();
+  });
+
+  it('completion: one of its shells', () => {
+    expectTypeOf<ArgsOf<typeof completionCommand>>().toEqualTypeOf<['bash' | 'zsh' | 'fish']>();
   });
 });

@@ -68,7 +68,7 @@ export type WithOwnDefaults<O, K extends keyof O> = Flat<Omit<O, K> & Partial<Pi
 
 /** A variadic last argument (`<paths...>`) is spread: the verb gets every remaining word. */
 type Spread<A extends unknown[]> = A extends [...infer H, infer L]
-  ? L extends string[]
+  ? [L] extends [string[]]
     ? [...H, ...L]
     : A
   : A;
@@ -98,8 +98,8 @@ export function addVerb<C extends AnyCommand>(
  * The command of a definition added to its parent, without an action (a front end of its own, `cssctl mcp`,
  * gets one from the Wire). The typed wrapper and commander's own types meet here only: the same classes.
  */
-export function addCommand(parent: Command, def: VerbDefinition): Command {
-  return def.define(parent.command(def.name) as unknown as NewCommand) as unknown as Command;
+export function addCommand(parent: Command, def: VerbDefinition, options?: { hidden?: boolean }): Command {
+  return def.define(parent.command(def.name, options) as unknown as NewCommand) as unknown as Command;
 }
 
 /**
