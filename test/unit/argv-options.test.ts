@@ -5,8 +5,8 @@
 import { PassThrough } from 'node:stream';
 import { CommanderError, type Command } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { joinPairs } from '../../bin/argv.cjs';
-import { buildProgram } from '../../src/cli.js';
+import { joinPairs, tokenize } from '../../bin/argv.cjs';
+import { buildProgram, main } from '../../src/cli.js';
 import { commandPath, type Wire } from '../../src/commands/shared/action.js';
 import { handOver, type ArgsOf, type OptionsOf } from '../../src/commands/shared/define.js';
 import { loginCommand } from '../../src/commands/auth/login.command.js';
@@ -492,5 +492,35 @@ describe('a verb’s options type is its definition’s', () => {
 
   it('completion: one of its shells', () => {
     expectTypeOf<ArgsOf<typeof completionCommand>>().toEqualTypeOf<['bash' | 'zsh' | 'fish']>();
+  });
+});
+
+describe('argv is read once: the launcher’s reading is the CLI’s', () => {
+  async function run(argv: string[], tokens?: ReturnType<typeof tokenize>) {
+    const stdout = new Collect();
+    const stderr = new Collect();
+    const code = await main({
+      argv,
+      env: {},
+      streams: { stdin: new PassThrough(), stdout, stderr },
+      ...(tokens ? { tokens } : {}),
+    });
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  }
+
+  it('main() takes the tokens it is handed (bin/cssctl.cjs) instead of reading argv again', async () => {
+    const read = await run(['config', 'path', '--help'], tokenize(['config', 'path', '--help']));
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain('Usage: cssctl config path');
+    // Handed a reading that names another command, the CLI builds that command's part of the tree only.
+    const other = await run(['config', 'path'], tokenize(['version']));
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/unknown command 'config'/);
+  });
+
+  it('help after a two-value option routes by the words of argv as given (--arg name value help config)', async () => {
+    const routed = await run(['--arg', 'name', 'value', 'help', 'config']);
+    expect(routed.code, routed.stderr).toBe(0);
+    expect(routed.stdout).toBe((await run(['config', '--help'])).stdout);
   });
 });
