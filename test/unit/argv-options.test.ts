@@ -383,6 +383,9 @@ const ROWS: [argv: string[], opts: Record<string, unknown>, args?: string[]][] =
     { allowWrite: true, toolsets: 'findings', tools: 'list_scans' },
   ],
   [['mcp', 'config'], { client: 'claude' }],
+  // mcp has these flags too: given before or after `config`, they are config's.
+  [['mcp', 'config', '--allow-write'], { client: 'claude', allowWrite: true }],
+  [['mcp', '--tools', 'get_scan', 'config'], { client: 'claude', tools: 'get_scan' }],
   [
     ['mcp', 'config', '--client', 'cursor', '--toolsets', 'scans', '--tools', 'get_scan'],
     { client: 'cursor', toolsets: 'scans', tools: 'get_scan' },

@@ -76,9 +76,6 @@ type Spread<A extends unknown[]> = A extends [...infer H, infer L]
 /** The positional arguments a verb's run function takes, from its command's `.argument()` calls. */
 export type ArgsOf<D> = CommandOf<D> extends TypedCommand<infer A, infer _O, infer _G> ? Spread<A> : never;
 
-/** A verb's run function for this definition. */
-export type VerbOf<D> = Verb<OptionsOf<D>, ArgsOf<D>>;
-
 /**
  * Adds a verb to its noun: the command is made by the noun (it inherits its settings), declared by the verb's
  * definition, and its action loads the run function, whose options and arguments must be those the definition
@@ -112,16 +109,13 @@ export function handOver(cmd: Command): { opts: Record<string, unknown>; args: s
   const argDefs = cmd.registeredArguments;
   const args = argDefs.at(-1)?.variadic ? cmd.args : cmd.args.slice(0, argDefs.length);
   const opts = cmd.opts();
-  const parent = cmd.parent;
-  if (parent?.parent)
-    for (const option of cmd.options) {
-      const key = option.attributeName();
-      const source = cmd.getOptionValueSource(key);
-      if (
-        parent.options.some((o) => o.long === option.long) &&
-        (source === undefined || source === 'default')
-      )
-        if (parent.getOptionValueSource(key) === 'cli') opts[key] = parent.getOptionValue(key);
-    }
+  const parent = cmd.parent?.parent ? cmd.parent : undefined;
+  for (const option of cmd.options) {
+    const key = option.attributeName();
+    const own = cmd.getOptionValueSource(key);
+    const shared = parent?.options.some((o) => o.long === option.long);
+    if (shared && (own === undefined || own === 'default') && parent!.getOptionValueSource(key) === 'cli')
+      opts[key] = parent!.getOptionValue(key);
+  }
   return { opts, args };
 }
