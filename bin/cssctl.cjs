@@ -39,23 +39,39 @@ const distFiles = {
 };
 
 /**
- * Whether argv asks for every page or a comparison, and this process does not have the export settings yet.
- * Read with the tokenizer the CLI uses (bin/argv.cjs): a subcommand's option is a switch to it, so a value
- * spelled like a command word costs a relaunch (~30 ms), never a wrong answer.
+ * Whether the command asked for reads every finding, and this process does not have the export settings yet.
+ * Which commands do (every page: --all, --paginate; two whole sets: findings diff, --baseline; a wait for a scan,
+ * whose report may read them all) is declared where each command is defined (src/commands/shared/streams.ts);
+ * the build writes it to launch.json (scripts/gen-help.mjs). argv is read with the tokenizer the CLI uses
+ * (bin/argv.cjs): a subcommand's option is a switch to it, so a value spelled like a command word costs a
+ * relaunch (~30 ms), never a wrong answer. No launch.json (a partial build): no relaunch.
+ * @param {string[]} args
+ * @param {{ tokens?: ReturnType<typeof import('./argv.cjs').tokenize>, files?: typeof distFiles,
+ *   manifest?: Record<string, true | string[]> }} [options] tokens: args already read (handed on to the CLI);
+ *   manifest: instead of launch.json (tests).
  */
-function wantsExportHeap(args) {
-  const { flags, words } = require('./argv.cjs').tokenize(args);
-  const [noun, verb] = words.map((w) => w.word);
-  // Every page (--all, --paginate), two whole sets compared (findings diff, --baseline), or a wait for a scan,
-  // whose report may read every finding (a wait takes seconds: the relaunch's ~30 ms are nothing beside it, and
-  // the launcher needs no list of the formats that read them).
-  const long =
-    flags.has('all') ||
-    flags.has('paginate') ||
-    flags.has('baseline') ||
-    (noun === 'findings' && verb === 'diff') ||
-    (noun === 'scans' && (verb === 'wait' || (verb === 'create' && flags.has('wait'))));
-  return long && !hasExportFlags();
+function wantsExportHeap(args, { tokens, files = distFiles, manifest } = {}) {
+  if (hasExportFlags()) return false;
+  const { flags, words } = tokens ?? require('./argv.cjs').tokenize(args);
+  if (!manifest) {
+    try {
+      manifest = JSON.parse(files.text('launch.json'));
+    } catch {
+      return false;
+    }
+  }
+  // The command is the longest run of leading words the manifest names (`scans wait`; `api`, whose path follows).
+  for (let n = words.length; n > 0; n--) {
+    const rule =
+      manifest[
+        words
+          .slice(0, n)
+          .map((w) => w.word)
+          .join(' ')
+      ];
+    if (rule !== undefined) return rule === true || rule.some((flag) => flags.has(flag));
+  }
+  return false;
 }
 
 /** Whether this process was started with EXPORT_V8_FLAGS (it is the export process of a relaunch). */
@@ -396,6 +412,9 @@ module.exports = {
 };
 
 if (require.main === module && !answerEarly(process.argv.slice(2), distFiles)) {
-  if (wantsExportHeap(process.argv.slice(2))) relaunch(process.argv.slice(2));
-  else loadCli().cli.run();
+  const args = process.argv.slice(2);
+  // argv is read once: the launcher's reading is handed to the CLI.
+  const tokens = require('./argv.cjs').tokenize(args);
+  if (wantsExportHeap(args, { tokens })) relaunch(args);
+  else loadCli().cli.run(tokens);
 }

@@ -321,6 +321,8 @@ export async function buildExe({ target = HOST, buildFirst = true } = {}) {
     'cli.cjs': join(dist, 'cli.cjs'),
     'cli.cjs.map': join(dist, 'cli.cjs.map'), // for --verbose stack traces
     'help.json': join(dist, 'help.json'),
+    // Which commands the launcher relaunches with the export flags (scripts/gen-help.mjs).
+    'launch.json': join(dist, 'launch.json'),
     'cli.cache': join(work, 'cli.cache'),
     // Built apart from the bundle and required only by the commands that need them (bin/cssctl.cjs apart()).
     'config-writer.cjs': join(dist, 'config-writer.cjs'),

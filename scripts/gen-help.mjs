@@ -43,6 +43,11 @@ export function commandPaths(cli) {
   return paths;
 }
 
+/** What the tree declares about reading every finding (src/commands/shared/streams.ts), for the launcher. */
+export function launchFile(cli) {
+  return cli.launchManifest(cli.buildProgram({ out() {}, stdout: {}, stderr: {} }, () => undefined));
+}
+
 export async function generateHelp(cli) {
   const version = (await captureHelp(cli, ['--version'])).stdout.trim();
   const help = {};
@@ -69,4 +74,6 @@ export async function writeHelpFile(dir) {
   const { cli } = (await import('../bin/cssctl.cjs')).loadCli({ cache: false, files });
   const out = await generateHelp(cli);
   writeFileSync(join(dir, 'help.json'), `${JSON.stringify(out)}\n`);
+  // dist/launch.json: the commands that read every finding, which bin/cssctl.cjs runs with the export flags.
+  writeFileSync(join(dir, 'launch.json'), `${JSON.stringify(launchFile(cli))}\n`);
 }

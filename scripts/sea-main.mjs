@@ -12,6 +12,7 @@ import {
   settleColourEnv,
   wantsExportHeap,
 } from '../bin/cssctl.cjs';
+import { tokenize } from '../bin/argv.cjs';
 import { SEA_KEYCHAIN_HELPER } from '../src/core/sea.js';
 
 const sea = process.getBuiltinModule('node:sea');
@@ -77,7 +78,9 @@ if (process.env[SEA_KEYCHAIN_HELPER] === '1') {
 } else if (!answerEarly(process.argv.slice(2), assets)) {
   settleColourEnv();
   const args = process.argv.slice(2);
-  if (wantsExportHeap(args)) relaunch(args, { sea: true });
+  // argv is read once: the launcher's reading is handed to the CLI.
+  const tokens = tokenize(args);
+  if (wantsExportHeap(args, { tokens, files: assets })) relaunch(args, { sea: true });
   else {
     // The export process runs under other flags than the built-in cache was taken with: a cache of its own.
     const { cli, from } = loadCli(
@@ -87,6 +90,6 @@ if (process.env[SEA_KEYCHAIN_HELPER] === '1') {
     );
     if (process.env.CSSCTL_DEBUG_STARTUP === '1')
       process.stderr.write(`cssctl: compiled from ${from} under ${process.execArgv.join(' ')}\n`);
-    cli.run();
+    cli.run(tokens);
   }
 }

@@ -23,7 +23,10 @@ import { GLOBAL_OPTIONS, joinPairs, tokenize } from '../bin/argv.cjs';
 import { REPORT_FORMATS } from './core/output/formats.js';
 import { WIDE_LIST_OFFER } from './core/output/offer.js';
 import { wireVerbs, type MakeContext } from './cli/wire.js';
+import type { Wire } from './commands/shared/action.js';
 import { topicsHelpText } from './help/topics.js';
+
+export { launchManifest } from './commands/shared/streams.js';
 
 export interface MainOptions {
   argv: string[];
@@ -32,14 +35,21 @@ export interface MainOptions {
   clock?: Clock;
   /** Aborted on Ctrl-C; every wait and request listens to it. */
   signal?: AbortSignal;
+  /**
+   * `argv` as bin/argv.cjs's tokenizer read it, when the launcher has read it already (bin/cssctl.cjs): argv is
+   * read once, here when not given.
+   */
+  tokens?: Tokens;
 }
+
+/** argv as the shared tokenizer reads it (bin/argv.cjs): the global options, and the words that are not options. */
+export type Tokens = ReturnType<typeof tokenize>;
 
 /**
  * Flags that shape how errors are printed must be known even when parsing itself fails, so they are read from
  * argv with the shared tokenizer (bin/argv.cjs); commander does the real parsing.
  */
-function earlyFlags(argv: readonly string[], env: NodeJS.ProcessEnv) {
-  const { flags } = tokenize(argv);
+function earlyFlags({ flags }: Tokens, env: NodeJS.ProcessEnv) {
   const output = flags.get('output')?.at(-1);
   return {
     quiet: flags.has('quiet'),
@@ -52,25 +62,27 @@ function earlyFlags(argv: readonly string[], env: NodeJS.ProcessEnv) {
 }
 
 /** The first word of argv that is not an option or an option's value (the command), with its index. */
-function commandWord(argv: readonly string[]): { word?: string; index: number } {
-  return tokenize(argv).words[0] ?? { index: -1 };
+function commandWord(tokens: Tokens): { word?: string; index: number } {
+  return tokens.words[0] ?? { index: -1 };
 }
 
 /** The words of argv after index `from` that are not options or option values. */
-function positionals(argv: string[], from: number): string[] {
-  return tokenize(argv)
-    .words.filter((w) => w.index >= from)
-    .map((w) => w.word);
+function positionals(tokens: Tokens, from: number): string[] {
+  return tokens.words.filter((w) => w.index >= from).map((w) => w.word);
 }
 
 /**
  * `cssctl help [command...]` is `cssctl [command...] --help`; `cssctl help <topic>` prints a docs/ page
  * (src/help/). Anything else after `help` is a usage error naming the topics (src/help/command.ts).
  */
-async function routeHelp(argv: string[], program: Command): Promise<{ argv: string[] } | { topic: string }> {
-  const { word, index } = commandWord(argv);
+async function routeHelp(
+  argv: string[],
+  tokens: Tokens,
+  program: Command,
+): Promise<{ argv: string[] } | { topic: string }> {
+  const { word, index } = commandWord(tokens);
   if (word !== 'help') return { argv };
-  const route = (await import('./help/command.js')).routeHelp(program, positionals(argv, index + 1));
+  const route = (await import('./help/command.js')).routeHelp(program, positionals(tokens, index + 1));
   if ('topic' in route) return route;
   return { argv: [...argv.slice(0, index), ...argv.slice(index + 1), '--help'] };
 }
@@ -137,13 +149,16 @@ const HELP = {
  * The command tree. With `argv`, a command word that names one of the tree's nouns (or top-level verbs)
  * registers that one only: the rest of the tree would be built for nothing (~5 ms of a request command's
  * start-up). Help, completion and anything unknown get the whole tree, so the root help, the completion
- * scripts and "did you mean" suggestions see every command.
+ * scripts and "did you mean" suggestions see every command. `wire`: how a command's action reaches its verb (the
+ * terminal's, src/cli/wire.ts; the argv tests capture what a verb would be given instead).
  */
 export function buildProgram(
   io: IO,
   makeContext: MakeContext,
   env: NodeJS.ProcessEnv = process.env,
   argv?: string[],
+  tokens: Tokens | undefined = argv && tokenize(argv),
+  wire: Wire = wireVerbs(makeContext),
 ): Command {
   const program = new Command('cssctl')
     .description('Command-line client for the cloud security scanning service')
@@ -162,7 +177,7 @@ export function buildProgram(
     outputError: () => undefined, // reported by main() as one line
   });
   program.exitOverride();
-  registerCommands(program, wireVerbs(makeContext), argv && commandWord(argv).word);
+  registerCommands(program, wire, tokens && commandWord(tokens).word);
   registerCompletion(program, env);
   // Every subcommand shares the program's error handling and output settings.
   const configure = (cmd: Command) => {
@@ -190,7 +205,8 @@ function helpWidth(stream: { isTTY?: boolean; columns?: number }): number {
 }
 
 export async function main(opts: MainOptions): Promise<number> {
-  const early = earlyFlags(opts.argv, opts.env);
+  const given = opts.tokens ?? tokenize(opts.argv);
+  const early = earlyFlags(given, opts.env);
   const io = new IO(opts.streams, {
     env: opts.env,
     quiet: early.quiet,
@@ -216,15 +232,20 @@ export async function main(opts: MainOptions): Promise<number> {
     opts.argv.includes('--version') && opts.argv.includes('--verbose')
       ? ['version', ...opts.argv.filter((a) => a !== '--version' && a !== '--verbose')]
       : opts.argv;
-  const program = buildProgram(io, makeContext, opts.env, argv);
+  const tokens = argv === opts.argv ? given : tokenize(argv);
+  const program = buildProgram(io, makeContext, opts.env, argv, tokens);
   let code: number = ExitCode.ok;
   try {
     const paired = joinPairs(argv);
     if (paired.missing !== undefined)
       throw new UsageError(`${paired.missing} takes a name and a value: ${paired.missing} <name> <value>`);
-    const route = await routeHelp(paired.argv, program);
+    const route = await routeHelp(argv, tokens, program);
     if ('topic' in route) await printTopic(io, route.topic);
-    else await program.parseAsync(route.argv, { from: 'user' });
+    // `help` taken out of argv (routeHelp): its two-value options joined again.
+    else
+      await program.parseAsync(route.argv === argv ? paired.argv : (joinPairs(route.argv).argv ?? []), {
+        from: 'user',
+      });
   } catch (err) {
     code = await failed(err, io, signal, jsonErrors());
   }
@@ -319,8 +340,11 @@ export function onInterrupt(
   };
 }
 
-/** The executable's entry point (bin/cssctl.cjs). */
-export async function run(): Promise<void> {
+/**
+ * The executable's entry point (bin/cssctl.cjs). `tokens`: process.argv as the launcher read it (bin/argv.cjs),
+ * so the CLI does not read it again.
+ */
+export async function run(tokens?: Tokens): Promise<void> {
   const controller = new AbortController();
   const onSignal = onInterrupt(
     () => controller.abort(),
@@ -355,6 +379,7 @@ export async function run(): Promise<void> {
       stderr: process.stderr,
     },
     signal: controller.signal,
+    tokens,
   });
   // main() has let stdout take all output; exit even if a keep-alive socket or keychain call is open.
   process.exit(code);

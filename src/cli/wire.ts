@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { completionOf } from '../completion/meta.js';
 import type { FrontEnd, Verb, Wire } from '../commands/shared/action.js';
 import { commandPath } from '../commands/shared/action.js';
+import { handOver } from '../commands/shared/define.js';
 import type { CallContexts, Context } from '../core/context.js';
 import { OUTPUT_FORMATS } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
@@ -16,12 +17,12 @@ export type MakeContext = (cmd: Command) => Context & CallContexts;
 
 export function wireVerbs(makeContext: MakeContext): Wire {
   const verbs =
-    <O>(load: () => Promise<Verb<O>>, given?: Offer) =>
+    <O, A extends string[]>(load: () => Promise<Verb<O, A>>, given?: Offer) =>
     async (...params: unknown[]): Promise<void> => {
       const cmd = params[params.length - 1] as Command;
       const ctx = makeContext(cmd);
       // Without an Offer of its own, a command offers what it declares for completion (a list command:
-      // addListOptions), else the standard formats.
+      // withListOptions), else the standard formats.
       const declared = completionOf(cmd);
       const offer =
         given ??
@@ -50,12 +51,12 @@ export function wireVerbs(makeContext: MakeContext): Wire {
           )
         : undefined;
       const verb = await load();
-      // A variadic last argument (`<paths...>`) takes every remaining word.
-      const argDefs = cmd.registeredArguments;
-      const args = argDefs.at(-1)?.variadic ? cmd.args : cmd.args.slice(0, argDefs.length);
+      // What commander parsed, as the verb's definition declares it (addVerb checks the run function against it;
+      // test/unit/argv-options.test.ts checks what arrives).
+      const { opts, args } = handOver(cmd);
       let failure;
       try {
-        failure = outcomeError(await render(ctx, await verb(ctx, cmd.opts<O & object>(), args)));
+        failure = outcomeError(await render(ctx, await verb(ctx, opts as O, args as A)));
       } catch (err) {
         stage?.abandon();
         throw err;

@@ -15,8 +15,8 @@
 //   - Otherwise attach them without changing parsing:
 //       completeWith(new Option('--region <r>', '…'), ['eu', 'us'])        // fixed values
 //       completeWith(new Argument('<profile>'), { dynamic: 'profiles' })    // read at TAB time
-//   - -o completes to the standard formats (LIST_OFFER, what lazy() offers by default). A command that passes
-//     lazy() another Offer declares the same names for completion, next to its registration:
+//   - -o completes to the standard formats (LIST_OFFER, what the wire offers by default). A command whose
+//     addVerb() gets another Offer declares the same names for completion, in its definition (<verb>.command.ts):
 //       completeWith(cmd, { outputs: FINDINGS_OFFER.names })
 //   After changing the tree, `npm run docs` regenerates completions/, docs/commands.md and package.json `man`
 //   (`npm run completions` the first only; tests fail until then).

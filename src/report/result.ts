@@ -155,4 +155,8 @@ export function text(value: string): Result {
 }
 
 /** A verb: the work, from the context and the verb's own options and arguments, to a result. */
-export type Verb<O> = (ctx: import('../core/context.js').Context, opts: O, args: string[]) => Promise<Result>;
+export type Verb<O, A extends string[] = string[]> = (
+  ctx: import('../core/context.js').Context,
+  opts: O,
+  args: A,
+) => Promise<Result>;

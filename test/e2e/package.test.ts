@@ -63,6 +63,7 @@ describe.skipIf(!!process.env.CSSCTL_TEST_BIN)(
           'dist/help.json',
           'dist/help-topics.cjs',
           'dist/jq.cjs',
+          'dist/launch.json',
           'dist/jq.wasm',
           'dist/keychain-worker.js',
           'dist/mcp.cjs',

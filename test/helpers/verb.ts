@@ -20,25 +20,33 @@ export interface VerbWorld {
   sent: FakeContext['sent'];
   /** The paths and queries of the requests, as `GET /scans/scn_1?limit=1`. */
   requests(): string[];
-  /** Runs a verb; resolves to its exit code (0, or what cssctl would exit with). */
-  run<O>(verb: Verb<O>, opts: O, args?: string[]): Promise<number>;
+  /**
+   * Runs a verb; resolves to its exit code (0, or what cssctl would exit with). `args` as any list of words (a
+   * verb's own checks of missing or extra ones are tested too), where commander would give its declared ones.
+   */
+  run<O, A extends string[]>(verb: Verb<O, A>, opts: O, args?: string[]): Promise<number>;
 }
 
 /**
  * Runs a verb on a context as the CLI does — its result rendered by the terminal's renderer, its outcome mapped
  * to an error — and throws what the command would end with.
  */
-export async function runVerb<O>(ctx: Context, verb: Verb<O>, opts: O, args: string[] = []): Promise<void> {
-  const failure = outcomeError(await render(ctx, await verb(ctx, opts, args)));
+export async function runVerb<O, A extends string[]>(
+  ctx: Context,
+  verb: Verb<O, A>,
+  opts: O,
+  args: string[] = [],
+): Promise<void> {
+  const failure = outcomeError(await render(ctx, await verb(ctx, opts, args as A)));
   const unwritten = await ctx.io.finishOutput();
   if (failure) throw failure;
   if (unwritten) throw unwritten;
 }
 
 /** What runVerb threw (the command's error, its hint and exit code), or undefined when it ended with exit 0. */
-export async function failureOf<O>(
+export async function failureOf<O, A extends string[]>(
   ctx: Context,
-  verb: Verb<O>,
+  verb: Verb<O, A>,
   opts: O,
   args: string[] = [],
 ): Promise<(Error & { hint?: string; exit: number }) | undefined> {
@@ -112,7 +120,7 @@ export function verbWorld(
       try {
         // The terminal's own renderer and exit-code map (src/cli/render.ts), as the CLI runs a verb.
         const failure =
-          outcomeError(await render(ctx, await verb(ctx, o, args))) ?? (await io.finishOutput());
+          outcomeError(await render(ctx, await verb(ctx, o, args as never))) ?? (await io.finishOutput());
         if (failure) throw failure;
         return 0;
       } catch (err) {

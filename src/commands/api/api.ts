@@ -11,13 +11,11 @@ import { parseFields } from '../shared/fields.js';
 import { readPages } from '../../report/sources/pages.js';
 import { shellQuote } from '../../core/resume.js';
 import { API_OFFER } from './offer.js';
+import type { ArgsOf, OptionsOf } from '../shared/define.js';
+import type { apiCommand } from './api.command.js';
 
-export interface ApiOptions {
-  method?: string;
-  field: string[];
-  input?: string;
-  paginate?: boolean;
-}
+/** What `cssctl api` takes (api.command.ts). */
+export type ApiOptions = OptionsOf<typeof apiCommand>;
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
 
@@ -84,8 +82,12 @@ export function apiMethod(
   return method;
 }
 
-export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promise<Result> {
-  const { path, query } = splitApiPath(args[0] ?? '');
+export async function api(
+  ctx: Context,
+  opts: ApiOptions,
+  [given]: ArgsOf<typeof apiCommand>,
+): Promise<Result> {
+  const { path, query } = splitApiPath(given ?? '');
   const fields = parseFields(opts.field ?? [], '-f');
   const hasFields = Object.keys(fields).length > 0;
   const method = apiMethod(opts, hasFields);
@@ -126,7 +128,7 @@ export async function api(ctx: Context, opts: ApiOptions, args: string[]): Promi
     }
   };
   const pager = readPages<unknown>(ctx.io, fetch, { limit: userLimit, offset: startOffset });
-  const rawPath = args[0] ?? '';
+  const rawPath = given ?? '';
   // The first page decides whether this is a list at all; then the pages stream.
   const iterator = pager.pages()[Symbol.asyncIterator]();
   const head = await iterator.next();

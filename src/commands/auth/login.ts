@@ -8,11 +8,11 @@ import { promptPassword, promptText } from '../../core/prompt.js';
 import { readHiddenLine, readSecretLine } from '../../core/stdin.js';
 import { normalizeBaseUrl } from '../../core/url.js';
 import { login as apiLogin } from '../../api/auth.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { loginCommand } from './login.command.js';
 
-export interface LoginOptions {
-  email?: string;
-  passwordStdin?: boolean;
-}
+/** What `cssctl login` takes (login.command.ts). */
+export type LoginOptions = OptionsOf<typeof loginCommand>;
 
 export async function login(ctx: Context, opts: LoginOptions): Promise<Result> {
   const { io, env } = ctx;

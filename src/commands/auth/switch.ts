@@ -2,13 +2,19 @@ import type { Context } from '../../core/context.js';
 import { after, sentence, type Result } from '../../report/result.js';
 import { validateProfileName } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
+import type { ArgsOf } from '../shared/define.js';
+import type { switchCommand } from './switch.command.js';
 
 /**
  * Makes a profile of config.json the default for later commands (`default_profile`, written under the config
  * lock). `--profile` and `CSSCTL_PROFILE` still win over it; this command says so when one is set.
  */
-export async function authSwitch(ctx: Context, _opts: unknown, args: string[]): Promise<Result> {
-  const name = validateProfileName(args[0] ?? '');
+export async function authSwitch(
+  ctx: Context,
+  _opts: unknown,
+  [profile]: ArgsOf<typeof switchCommand>,
+): Promise<Result> {
+  const name = validateProfileName(profile ?? '');
   const store = await ctx.config();
   // `default` always exists (the built-in choice): switching to it is the way back.
   if (name !== 'default' && !store.hasProfile(name)) {

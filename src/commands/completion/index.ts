@@ -1,9 +1,8 @@
-import { Argument, type Command } from 'commander';
+import type { Command } from 'commander';
 import { configDir } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
-import { completeWith } from '../../completion/meta.js';
-
-const SHELLS = ['bash', 'zsh', 'fish'];
+import { addCommand, handOver, type ArgsOf } from '../shared/define.js';
+import { completeCommand, completionCommand } from './completion.command.js';
 
 /**
  * `cssctl completion <shell>` prints the script generated from the command tree as registered at run time;
@@ -13,36 +12,31 @@ const SHELLS = ['bash', 'zsh', 'fish'];
  */
 export function registerCompletion(program: Command, env: NodeJS.ProcessEnv): void {
   const write = (cmd: Command, text: string) => cmd.configureOutput().writeOut?.(text);
-  const completion = program
-    .command('completion')
-    .description('print the shell completion script (bash, zsh or fish)')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
-    .action(async (shell: 'bash' | 'zsh' | 'fish', _opts: unknown, cmd: Command) => {
-      if (cmd.optsWithGlobals().jq !== undefined)
-        throw new UsageError('--jq: "completion" prints a script, not JSON');
-      const { completionScript } = await import('../../completion/index.js');
-      write(cmd, completionScript(shell, cmd.parent ?? cmd));
-    });
-  // It prints a script whatever -o says: no format to offer (completion, docs/commands.md).
-  completeWith(completion, { outputs: [] });
-  program
-    .command('__complete', { hidden: true })
-    .description('values for the completion scripts')
-    .addArgument(new Argument('<source>').choices(['profiles', 'connections', 'scans']))
-    .action(async (source: string, _opts: unknown, cmd: Command) => {
-      let names: string[];
-      if (source === 'profiles') {
-        const { profileNames } = await import('../../completion/profiles.js');
-        names = profileNames(configDir(env));
-      } else {
-        // Connection aliases and recent scan ids, from the service (bounded, cached, never a prompt).
-        const { remoteValues } = await import('../../completion/remote.js');
-        const { profile, baseUrl, workspace } = cmd.optsWithGlobals<Record<string, string | undefined>>();
-        names = await remoteValues(source as 'connections' | 'scans', {
-          env,
-          globals: { profile, baseUrl, workspace },
-        });
-      }
-      if (names.length > 0) write(cmd, `${names.join('\n')}\n`);
-    });
+  addCommand(program, completionCommand).action(async (...params: unknown[]) => {
+    const cmd = params[params.length - 1] as Command;
+    const [shell] = handOver(cmd).args as ArgsOf<typeof completionCommand>;
+    if (cmd.optsWithGlobals().jq !== undefined)
+      throw new UsageError('--jq: "completion" prints a script, not JSON');
+    const { completionScript } = await import('../../completion/index.js');
+    write(cmd, completionScript(shell, cmd.parent ?? cmd));
+  });
+  // Hidden: for the scripts, not for people.
+  addCommand(program, completeCommand, { hidden: true }).action(async (...params: unknown[]) => {
+    const cmd = params[params.length - 1] as Command;
+    const [source] = handOver(cmd).args as ArgsOf<typeof completeCommand>;
+    let names: string[];
+    if (source === 'profiles') {
+      const { profileNames } = await import('../../completion/profiles.js');
+      names = profileNames(configDir(env));
+    } else {
+      // Connection aliases and recent scan ids, from the service (bounded, cached, never a prompt).
+      const { remoteValues } = await import('../../completion/remote.js');
+      const { profile, baseUrl, workspace } = cmd.optsWithGlobals<Record<string, string | undefined>>();
+      names = await remoteValues(source, {
+        env,
+        globals: { profile, baseUrl, workspace },
+      });
+    }
+    if (names.length > 0) write(cmd, `${names.join('\n')}\n`);
+  });
 }

@@ -12,13 +12,11 @@ import {
   type ComplianceGate,
 } from '../../report/compliance.js';
 import type { Output, Result } from '../../report/result.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { complianceCommand } from './compliance.command.js';
 
-export interface ComplianceOptions {
-  /** Parsed by commander (parseFailUnder): 0–100. */
-  failUnder?: number;
-  /** false with --no-step-summary. */
-  stepSummary?: boolean;
-}
+/** What `cssctl compliance` takes (compliance.command.ts): --fail-under parsed to 0–100. */
+export type ComplianceOptions = OptionsOf<typeof complianceCommand>;
 
 export interface ComplianceScore {
   /** The service's object as it is: what `-o json` prints (and an MCP tool returns). */

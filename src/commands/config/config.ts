@@ -10,6 +10,8 @@ import { UsageError } from '../../core/errors.js';
 import { list as listOutput, record, text, type Result } from '../../report/result.js';
 import type { StoreKind } from '../../core/credentials.js';
 import { settingsLenient } from '../shared/default-profile.js';
+import type { ArgsOf } from '../shared/define.js';
+import type { getCommand, setCommand, unsetCommand } from './config.command.js';
 
 function key(raw: string | undefined): ConfigKey {
   const k = (raw ?? '').trim().toLowerCase().replace(/-/g, '_');
@@ -60,16 +62,20 @@ export async function list(ctx: Context): Promise<Result> {
 }
 
 /** One key's effective value; an invalid one is an error naming config.json and the key (exit 2). */
-export async function get(ctx: Context, _opts: unknown, args: string[]): Promise<Result> {
-  const k = key(args[0]);
+export async function get(ctx: Context, _opts: unknown, [name]: ArgsOf<typeof getCommand>): Promise<Result> {
+  const k = key(name);
   const s = await ctx.settings();
   const v = s.value(k);
   return v === undefined ? {} : text(`${v}\n`);
 }
 
-export async function set(ctx: Context, _opts: unknown, args: string[]): Promise<Result> {
-  const k = key(args[0]);
-  let value = validateConfigValue(k, args[1] ?? '');
+export async function set(
+  ctx: Context,
+  _opts: unknown,
+  [name, given]: ArgsOf<typeof setCommand>,
+): Promise<Result> {
+  const k = key(name);
+  let value = validateConfigValue(k, given ?? '');
   if (k === 'output' && REPORT_FORMATS.includes(value))
     throw new UsageError(`${value} is a report format for findings only; it cannot be the default output`);
   if (k === 'email') value = value.trim();
@@ -80,8 +86,12 @@ export async function set(ctx: Context, _opts: unknown, args: string[]): Promise
   return {};
 }
 
-export async function unset(ctx: Context, _opts: unknown, args: string[]): Promise<Result> {
-  const k = key(args[0]);
+export async function unset(
+  ctx: Context,
+  _opts: unknown,
+  [name]: ArgsOf<typeof unsetCommand>,
+): Promise<Result> {
+  const k = key(name);
   ctx.requireProfile(); // never creates an empty profile for a mistyped name
   await (await ctx.config()).update(ctx.profileName, { [k]: undefined });
   ctx.io.notice(`Unset ${k} (profile ${ctx.profileName})`);

@@ -4,12 +4,11 @@ import { LIST_OFFER, chooseFormat } from '../../core/output/index.js';
 import { record as recordOf, type Result } from '../../report/result.js';
 import { createConnection } from '../../api/connections.js';
 import { parseFields } from '../shared/fields.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { createCommand } from './create.command.js';
 
-export interface CreateOptions {
-  alias: string;
-  provider: string;
-  set: string[];
-}
+/** What `connections create` takes (create.command.ts). */
+export type CreateOptions = OptionsOf<typeof createCommand>;
 
 export async function create(ctx: Context, opts: CreateOptions): Promise<Result> {
   const alias = opts.alias.trim();

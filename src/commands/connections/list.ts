@@ -1,9 +1,11 @@
 import type { Context } from '../../core/context.js';
 import { listConnections, type Connection } from '../../api/connections.js';
-import { pagedList, type ListOptions } from '../../report/sources/pages.js';
+import { pagedList } from '../../report/sources/pages.js';
 import { list as listOutput, type Result } from '../../report/result.js';
 import type { Column } from '../../core/format.js';
 import { idOfObject } from '../../api/paginate.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { listCommand } from './list.command.js';
 
 export const connectionColumns: Column<Connection>[] = [
   { header: 'ALIAS', field: 'alias', value: (c) => c.alias, style: (t, _c, color) => color.bold(t) },
@@ -28,7 +30,7 @@ export const connectionColumns: Column<Connection>[] = [
   },
 ];
 
-export async function list(ctx: Context, opts: ListOptions): Promise<Result> {
+export async function list(ctx: Context, opts: OptionsOf<typeof listCommand>): Promise<Result> {
   const client = await ctx.api();
   return {
     output: listOutput(

@@ -1,29 +1,21 @@
-import type { Finding, Scan, Severity } from '../../api/findings-types.js';
+import type { Finding, Scan } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { chooseFormat } from '../../core/output/index.js';
 import { diffReport } from '../../report/diff-report.js';
 import { workspaceAbout } from '../../report/about.js';
-import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
-import type { DiffState } from '../../report/diff.js';
+import { checkDestinations } from '../../report/report-spec.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { scanFindings } from '../../report/sources/findings.js';
 import { describeRef, finalScan, loadBase, openFileRefs, parseRef } from '../../report/sources/refs.js';
 import { resumeCommand } from '../../core/resume.js';
-import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+import { loadIgnore, reportIgnore } from '../../report/ignore/index.js';
 import type { Result } from '../../report/result.js';
 import { filterStage, itemFilter } from '../../report/sources/filter.js';
-import type { FilterOptions } from '../shared/filters.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { diffCommand } from './diff.command.js';
 
-export interface DiffOptions extends IgnoreOptions, FilterOptions {
-  base: string;
-  head: string;
-  /** Parsed by commander: most severe first, each once. */
-  severity?: Severity[];
-  state?: DiffState[];
-  failOn?: Severity;
-  outputFile?: string;
-  report?: ReportSpec[];
-}
+/** What `findings diff` takes (diff.command.ts). */
+export type DiffOptions = OptionsOf<typeof diffCommand>;
 
 /** `findings diff --base <ref> --head <ref>`: base held, head streamed through it, one report, one gate. */
 export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {

@@ -4,6 +4,8 @@ import { UsageError } from '../../core/errors.js';
 import { LIST_OFFER, chooseFormat, type FieldLine } from '../../core/output/index.js';
 import { record, type Result } from '../../report/result.js';
 import { fingerprintOf } from '../../report/fingerprint.js';
+import type { ArgsOf } from '../shared/define.js';
+import type { getCommand } from './get.command.js';
 
 /** The key/value lines of one finding in a table. */
 export const findingFields: FieldLine[] = [
@@ -30,8 +32,8 @@ export function findingIdArg(raw: string | undefined): string {
 }
 
 /** `findings get <id>`: the finding with its fingerprint (cli-contract.md §8). */
-export async function get(ctx: Context, _opts: object, args: string[]): Promise<Result> {
-  const id = findingIdArg(args[0]);
+export async function get(ctx: Context, _opts: object, [given]: ArgsOf<typeof getCommand>): Promise<Result> {
+  const id = findingIdArg(given);
   const format = chooseFormat(await ctx.settings(), LIST_OFFER, 'findings get');
   const client = await ctx.api();
   const finding = await getFinding(client, id);

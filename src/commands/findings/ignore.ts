@@ -20,12 +20,11 @@ import { IgnoreRules } from '../../report/ignore/stage.js';
 import { text } from '../../report/text.js';
 import { findingIdArg } from './get.js';
 import type { Result } from '../../report/result.js';
+import type { ArgsOf, OptionsOf } from '../shared/define.js';
+import type { ignoreCommand } from './ignore.command.js';
 
-export interface IgnoreCommandOptions {
-  reason?: string;
-  expires?: string;
-  ignoreFile?: string;
-}
+/** What `findings ignore` takes (ignore.command.ts). */
+export type IgnoreCommandOptions = OptionsOf<typeof ignoreCommand>;
 
 /** The file `findings ignore` writes: the one that applies, else a new one in the working folder. */
 function targetPath(ctx: Context, opts: IgnoreCommandOptions, cwd: string): string {
@@ -48,7 +47,11 @@ function exists(path: string): boolean {
  * file (created with `version: 1` when there is none), every other byte kept, written atomically; a finding an
  * active entry already covers gets a notice and no second entry (cli-contract.md §8).
  */
-export async function ignore(ctx: Context, opts: IgnoreCommandOptions, args: string[]): Promise<Result> {
+export async function ignore(
+  ctx: Context,
+  opts: IgnoreCommandOptions,
+  args: ArgsOf<typeof ignoreCommand>,
+): Promise<Result> {
   const { cwd } = ctx;
   const reason = opts.reason?.trim() ?? '';
   if (reason === '') throw new UsageError('--reason is required: say why the risk is accepted');

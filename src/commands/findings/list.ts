@@ -1,25 +1,19 @@
-import type { Severity } from '../../api/findings-types.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseFormat, parseColumns } from '../../core/output/index.js';
-import { checkDestinations, type ReportSpec } from '../../report/exporter.js';
+import { checkDestinations } from '../../report/exporter.js';
 import type { Result } from '../../report/result.js';
 import { workspaceAbout } from '../../report/about.js';
 import { FINDINGS_OFFER } from '../../report/registry.js';
 import { findingsSource } from '../../report/sources/findings.js';
-import type { ListOptions } from '../../report/sources/pages.js';
-import { loadIgnore, reportIgnore, withIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+import { loadIgnore, reportIgnore, withIgnore } from '../../report/ignore/index.js';
 import { findingColumnsShowingIgnored } from '../../report/columns.js';
 import { itemFilter } from '../../report/sources/filter.js';
-import type { FilterOptions } from '../shared/filters.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { listCommand } from './list.command.js';
 
-export interface FindingsListOptions extends ListOptions, IgnoreOptions, FilterOptions {
-  outputFile?: string;
-  report?: ReportSpec[];
-  /** Parsed and validated by commander (collectSeverities): most severe first, each once. */
-  severity?: Severity[];
-  scan?: string;
-}
+/** What `findings list` takes (list.command.ts). */
+export type FindingsListOptions = OptionsOf<typeof listCommand>;
 
 /** `findings list`: the findings source (a page or --all, one query per severity) → the exporter. */
 export async function list(ctx: Context, opts: FindingsListOptions): Promise<Result> {

@@ -1,5 +1,5 @@
 // `cssctl findings summary [--by severity|connection|rule|status]` (cli-contract.md §9).
-import { SEVERITIES, type Finding, type Severity } from '../../api/findings-types.js';
+import { SEVERITIES, type Finding } from '../../api/findings-types.js';
 import { getScan, listFindings } from '../../api/findings.js';
 import type { Context } from '../../core/context.js';
 import { CliError, UsageError } from '../../core/errors.js';
@@ -9,17 +9,15 @@ import { SummaryCounter, type SummaryBy } from '../../report/summary-view.js';
 import type { Result } from '../../report/result.js';
 import { readPages } from '../../report/sources/pages.js';
 import { ruleIdOf } from '../../report/fingerprint.js';
-import { loadIgnore, reportIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
+import { loadIgnore, reportIgnore } from '../../report/ignore/index.js';
 import { itemFilter } from '../../report/sources/filter.js';
-import type { FilterOptions } from '../shared/filters.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { summaryCommand } from './summary.command.js';
 
 export { SUMMARY_OFFER };
 
-export interface SummaryOptions extends Pick<IgnoreOptions, 'ignoreFile' | 'ignore'>, FilterOptions {
-  by?: SummaryBy;
-  scan?: string;
-  severity?: Severity[];
-}
+/** What `findings summary` takes (summary.command.ts). */
+export type SummaryOptions = OptionsOf<typeof summaryCommand>;
 
 const KEY_OF: Record<SummaryBy, (f: Record<string, unknown>) => string> = {
   severity: (f) => (typeof f.severity === 'string' ? f.severity.toLowerCase() : 'unknown'),

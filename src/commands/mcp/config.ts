@@ -7,17 +7,17 @@ import { selfCommand, type SelfCommand } from '../../core/self.js';
 import { normalizeBaseUrl } from '../../core/url.js';
 import { TOOL_NAMES, selectedNames } from './toolsets.js';
 import { after, type Result } from '../../report/result.js';
+import type { OptionsOf, WithOwnDefaults } from '../shared/define.js';
 import type { McpClient } from './clients.js';
+import type { configCommand } from './config.command.js';
 
-export interface McpConfigOptions {
-  client?: McpClient;
-  allowWrite?: boolean;
-  /** --toolsets and --tools, passed on to the server (checked here first: exit 2). */
-  toolsets?: string;
-  tools?: string;
-  /** How this cssctl is started (tests); default: this process's own command. */
+/**
+ * What `mcp config` takes (config.command.ts); `self`: how this cssctl is started (tests; default: this process's
+ * own command). --toolsets and --tools are passed on to the server (checked here first: exit 2).
+ */
+export type McpConfigOptions = WithOwnDefaults<OptionsOf<typeof configCommand>, 'client'> & {
   self?: SelfCommand;
-}
+};
 
 /**
  * Settings a server started by a desktop client would not otherwise have (it does not inherit the shell's

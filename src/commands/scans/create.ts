@@ -6,14 +6,15 @@ import { chooseFormat } from '../../core/output/index.js';
 import { after, record, type Result } from '../../report/result.js';
 import { scanFields, scanShown } from '../../report/scan-fields.js';
 import { SCAN_REPORT_OFFER, isReportFormat } from '../../report/registry.js';
-import { prepareReport, waitAndReport, waitCommand, type WaitOptions } from './wait.js';
+import { prepareReport, waitAndReport, waitCommand } from './wait.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { createCommand } from './create.command.js';
 
-export interface CreateOptions extends WaitOptions {
-  connection: string;
-  wait?: boolean;
-  /** Told the scan as soon as it is created (a front end that must know its id even if the wait is cancelled). */
-  onCreated?: (scan: Scan) => void;
-}
+/**
+ * What `scans create` takes (create.command.ts); `onCreated` is told the scan as soon as it is created (a front
+ * end that must know its id even if the wait is cancelled).
+ */
+export type CreateOptions = OptionsOf<typeof createCommand> & { onCreated?: (scan: Scan) => void };
 
 export async function create(ctx: Context, opts: CreateOptions): Promise<Result> {
   const alias = opts.connection.trim();

@@ -3,15 +3,15 @@ import { listScans } from '../../api/findings.js';
 import { idOfObject } from '../../api/paginate.js';
 import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
-import { pagedList, type ListOptions } from '../../report/sources/pages.js';
+import { pagedList } from '../../report/sources/pages.js';
 import { list as listOutput, type Result } from '../../report/result.js';
 import { scanColumns } from '../../report/scan-fields.js';
 import { filteredList, itemFilter } from '../../report/sources/filter.js';
-import type { FilterOptions } from '../shared/filters.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { listCommand } from './list.command.js';
 
-export interface ScansListOptions extends ListOptions, Pick<FilterOptions, 'connection'> {
-  status?: string;
-}
+/** What `scans list` takes (list.command.ts). */
+export type ScansListOptions = OptionsOf<typeof listCommand>;
 
 /**
  * `--status`, case-insensitive, one of the four the service knows; anything else is a usage error, found

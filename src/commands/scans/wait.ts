@@ -1,4 +1,4 @@
-import type { Scan, Severity } from '../../api/findings-types.js';
+import type { Scan } from '../../api/findings-types.js';
 import { getScan } from '../../api/findings.js';
 import { isFailed, isFinal } from '../../api/scan-status.js';
 import type { Context } from '../../core/context.js';
@@ -11,23 +11,15 @@ import { SCAN_REPORT_OFFER } from '../../report/registry.js';
 import { scanReport } from '../../report/scan.js';
 import type { Result } from '../../report/result.js';
 import { openFileRefs, parseRef, type Ref } from '../../report/sources/refs.js';
-import { loadIgnore, type IgnoreOptions } from '../../report/ignore/index.js';
-import { checkDestinations, type ReportSpec } from '../../report/report-spec.js';
+import { loadIgnore } from '../../report/ignore/index.js';
+import { checkDestinations } from '../../report/report-spec.js';
 import type { IgnoreRules } from '../../report/ignore/stage.js';
 import { shellQuote } from '../../core/resume.js';
+import type { ArgsOf, OptionsOf } from '../shared/define.js';
+import type { waitCommand as waitDefinition } from './wait.command.js';
 
-export interface WaitOptions extends IgnoreOptions {
-  failOn?: Severity;
-  /** Seconds. */
-  waitTimeout?: number;
-  severity?: Severity[];
-  /** false with --no-step-summary. */
-  stepSummary?: boolean;
-  /** --baseline <scan_id|latest|file>: the raw flag; parsed by prepareReport before any request. */
-  baseline?: string;
-  outputFile?: string;
-  report?: ReportSpec[];
-}
+/** What `scans wait` takes (wait.command.ts); `scans create` takes them too. */
+export type WaitOptions = OptionsOf<typeof waitDefinition>;
 
 /** What the report needs from files, read and checked before any request (exit 2 naming the file). */
 export interface Prepared {
@@ -239,8 +231,12 @@ export async function waitAndReport(
   });
 }
 
-export async function wait(ctx: Context, opts: WaitOptions, args: string[]): Promise<Result> {
-  const id = scanIdArg(args[0]);
+export async function wait(
+  ctx: Context,
+  opts: WaitOptions,
+  [given]: ArgsOf<typeof waitDefinition>,
+): Promise<Result> {
+  const id = scanIdArg(given);
   const format = chooseFormat(await ctx.settings(), SCAN_REPORT_OFFER, 'scans wait');
   const prepared = await prepareReport(ctx, opts);
   const client = await ctx.api();

@@ -1,7 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import type { Command as TypedCommand, OptionValues } from '@commander-js/extra-typings';
 import { completeWith } from '../../completion/meta.js';
 import { WIDE_LIST_OFFER, type Offer } from '../../core/output/offer.js';
 import type { Verb } from '../../report/result.js';
+import { readsEveryFinding } from './streams.js';
 
 export type { Verb } from '../../report/result.js';
 
@@ -10,7 +12,7 @@ export type { Verb } from '../../report/result.js';
  * it. `load` imports the verb's module only when the command runs, so start-up loads nothing but the command
  * tree; `offer` is the formats the command offers (-o), checked before the verb can send anything.
  */
-export type Wire = (<O>(load: () => Promise<Verb<O>>, offer?: Offer) => Action) & {
+export type Wire = (<O, A extends string[]>(load: () => Promise<Verb<O, A>>, offer?: Offer) => Action) & {
   /**
    * A command that is a front end of its own, run in the terminal's place (`cssctl mcp`: the MCP server over
    * stdio). Commands sit below the front ends, so they name it; the front end that built the tree starts it.
@@ -56,8 +58,14 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function addListOptions(cmd: Command): Command {
-  cmd
+/**
+ * A list's options (--limit, --offset, --all, --columns), declared once: a list offers -o wide too, and --all
+ * reads every page (the launcher relaunches it with the export settings: streams.ts).
+ */
+export function withListOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: TypedCommand<A, O, G>,
+) {
+  const list = cmd
     .option('--limit <n>', 'items per page', positiveInt)
     .option('--offset <n>', 'start at this item', nonNegativeInt)
     .option('--all', 'follow every page (streams; memory stays flat)')
@@ -65,6 +73,5 @@ export function addListOptions(cmd: Command): Command {
       '--columns <names>',
       'table or csv columns in this order: column names, any field or dotted path (id,scan_id,details.region), or all',
     );
-  // A list offers -o wide too (lazy() and completion read this).
-  return completeWith(cmd, { outputs: WIDE_LIST_OFFER.names });
+  return completeWith(readsEveryFinding(list, '--all'), { outputs: WIDE_LIST_OFFER.names });
 }

@@ -1,7 +1,9 @@
 // `--connection` and `--status` as filters (cli-contract.md §15), declared once for every command that takes
 // them. The service filters only by severity and scan: cssctl applies these while it pages
 // (src/report/sources/filter.ts).
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { Command as TypedCommand, OptionValues } from '@commander-js/extra-typings';
+import { Option } from './define.js';
 import { completeWith } from '../../completion/meta.js';
 
 /** What the filter options give a verb (and what the MCP tools pass it). */
@@ -29,7 +31,10 @@ export function valueList(what: string): (value: string, previous?: string[]) =>
 }
 
 /** `--connection <alias[,alias...]>`: only the items of these connections (completion offers the aliases). */
-export function addConnectionFilter(cmd: Command, what = 'items'): Command {
+export function withConnectionFilter<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: TypedCommand<A, O, G>,
+  what = 'items',
+) {
   return cmd.addOption(
     completeWith(
       new Option(
@@ -45,8 +50,10 @@ export function addConnectionFilter(cmd: Command, what = 'items'): Command {
  * `--connection` and `--status` for the commands that read findings. A finding's statuses are the service's
  * (it lists none): any value is taken, matched in any case.
  */
-export function addFindingFilters(cmd: Command): Command {
-  return addConnectionFilter(cmd, 'findings').addOption(
+export function withFindingFilters<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: TypedCommand<A, O, G>,
+) {
+  return withConnectionFilter(cmd, 'findings').addOption(
     completeWith(
       new Option(
         '--status <s[,s...]>',

@@ -5,12 +5,11 @@ import { UsageError } from '../../core/errors.js';
 import { readSecretLine } from '../../core/stdin.js';
 import { createWebhook, withoutSecret, type Webhook } from '../../api/webhooks.js';
 import { clean, parseEvents, webhookUrl } from './common.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { createCommand } from './create.command.js';
 
-export interface CreateOptions {
-  url: string;
-  events: string;
-  secretStdin?: boolean;
-}
+/** What `webhooks create` takes (create.command.ts). */
+export type CreateOptions = OptionsOf<typeof createCommand>;
 
 const FIELDS: [string, string][] = [
   ['ID', 'id'],

@@ -3,9 +3,15 @@ import type { Result } from '../../report/result.js';
 import { UsageError } from '../../core/errors.js';
 import { deleteWebhook } from '../../api/webhooks.js';
 import { clean } from './common.js';
+import type { ArgsOf } from '../shared/define.js';
+import type { deleteCommand } from './delete.command.js';
 
-export async function remove(ctx: Context, _opts: object, args: string[]): Promise<Result> {
-  const id = (args[0] ?? '').trim();
+export async function remove(
+  ctx: Context,
+  _opts: object,
+  [given]: ArgsOf<typeof deleteCommand>,
+): Promise<Result> {
+  const id = (given ?? '').trim();
   if (!id) throw new UsageError('a webhook id is required (see cssctl webhooks list)');
   const client = await ctx.api();
   await deleteWebhook(client, id);

@@ -2,7 +2,9 @@ import type { Context } from '../../core/context.js';
 import { list as listOutput, type Result } from '../../report/result.js';
 import type { Column } from '../../core/output.js';
 import { listWebhooks, type Webhook } from '../../api/webhooks.js';
-import { pagedList, type ListOptions } from '../../report/sources/pages.js';
+import { pagedList } from '../../report/sources/pages.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { listCommand } from './list.command.js';
 
 export const webhookColumns: Column<Webhook>[] = [
   { header: 'ID', field: 'id', value: (w) => w.id, style: (t, _w, color) => color.bold(t), keep: true },
@@ -23,7 +25,7 @@ export const webhookColumns: Column<Webhook>[] = [
 ];
 
 /** Never shows a secret: listWebhooks drops one even if the service were to send it. */
-export async function list(ctx: Context, opts: ListOptions): Promise<Result> {
+export async function list(ctx: Context, opts: OptionsOf<typeof listCommand>): Promise<Result> {
   const client = await ctx.api();
   return {
     output: listOutput(

@@ -11,19 +11,11 @@ import { clean, parseDuration, parseEvents, signingSecret, webhookUrl } from './
 import { saveDelivery } from './saved.js';
 import { startReceiver, type ForwardResult, type Receiver, type ReceiverOptions } from './receiver.js';
 import { deliveryLine } from './summary.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { listenCommand } from './listen.command.js';
 
-export interface ListenOptions {
-  host: string;
-  port: string;
-  path: string;
-  forwardTo?: string;
-  printSecret?: boolean;
-  secretFile?: string;
-  events?: string;
-  save?: string;
-  tolerance?: string;
-  forwardDuplicates?: boolean;
-}
+/** What `webhooks listen` takes (listen.command.ts). */
+export type ListenOptions = OptionsOf<typeof listenCommand>;
 
 export function parsePort(raw: string): number {
   const t = raw.trim();

@@ -6,12 +6,11 @@ import { redactUrl } from '../../core/http/log.js';
 import { SIGNATURE_HEADER, sign } from '../../core/webhook-signature.js';
 import { clean, signingSecret, webhookUrl } from './common.js';
 import { loadAllSaved, loadSaved, sha256Hex, type LoadedDelivery } from './saved.js';
+import type { ArgsOf, OptionsOf } from '../shared/define.js';
+import type { replayCommand } from './replay.command.js';
 
-export interface ReplayOptions {
-  to: string;
-  resign?: boolean;
-  secretFile?: string;
-}
+/** What `webhooks replay` takes (replay.command.ts). */
+export type ReplayOptions = OptionsOf<typeof replayCommand>;
 
 /** Headers that describe one connection or one message framing, not the delivery: never replayed. */
 const NOT_REPLAYED = new Set([
@@ -56,7 +55,11 @@ interface Outcome {
  * made with the current secret). Every file is checked before anything is sent; any answer that is not 2xx
  * (or no answer) makes the exit 1.
  */
-export async function replay(ctx: Context, opts: ReplayOptions, paths: string[]): Promise<Result> {
+export async function replay(
+  ctx: Context,
+  opts: ReplayOptions,
+  paths: ArgsOf<typeof replayCommand>,
+): Promise<Result> {
   const io = ctx.io;
   if (paths.length === 0) throw new UsageError('name one or more saved deliveries or folders');
   const url = webhookUrl(opts.to, '--to');

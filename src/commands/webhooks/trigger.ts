@@ -4,15 +4,19 @@ import { redactUrl } from '../../core/http/log.js';
 import { SIGNATURE_HEADER, sign } from '../../core/webhook-signature.js';
 import { clean, parseEvent, signingSecret, webhookUrl } from './common.js';
 import { sampleDelivery } from './samples.js';
+import type { ArgsOf, OptionsOf } from '../shared/define.js';
+import type { triggerCommand } from './trigger.command.js';
 
-export interface TriggerOptions {
-  url: string;
-  secretFile?: string;
-}
+/** What `webhooks trigger` takes (trigger.command.ts). */
+export type TriggerOptions = OptionsOf<typeof triggerCommand>;
 
 /** Sends one correctly signed sample delivery and reports the receiver's answer; non-2xx is exit 1. */
-export async function trigger(ctx: Context, opts: TriggerOptions, args: string[]): Promise<Result> {
-  const event = parseEvent(args[0] ?? '');
+export async function trigger(
+  ctx: Context,
+  opts: TriggerOptions,
+  [name]: ArgsOf<typeof triggerCommand>,
+): Promise<Result> {
+  const event = parseEvent(name ?? '');
   const url = webhookUrl(opts.url, '--url');
   const secret = await signingSecret(ctx, opts.secretFile);
   const { output, workspace } = await ctx.settings();

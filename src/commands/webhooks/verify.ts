@@ -5,12 +5,11 @@ import { readUserFile } from '../../core/read-file.js';
 import { readAll } from '../../core/stdin.js';
 import { signingSecret } from './common.js';
 import { explainFailure } from './explain.js';
+import type { OptionsOf } from '../shared/define.js';
+import type { verifyCommand } from './verify.command.js';
 
-export interface VerifyOptions {
-  signature: string;
-  payloadFile?: string;
-  secretFile?: string;
-}
+/** What `webhooks verify` takes (verify.command.ts). */
+export type VerifyOptions = OptionsOf<typeof verifyCommand>;
 
 const MAX_PAYLOAD = 64 * 1024 * 1024;
 

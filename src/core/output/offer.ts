@@ -16,7 +16,7 @@ export interface Offer {
 export const LIST_OFFER: Offer = { names: STANDARD_FORMATS, default: 'table' };
 
 /**
- * What the list commands offer (those with addListOptions): the standard formats and `wide`, a table with
+ * What the list commands offer (those with withListOptions): the standard formats and `wide`, a table with
  * every column, uncut.
  */
 export const WIDE_LIST_OFFER: Offer = { names: ['table', 'wide', 'json', 'ndjson', 'csv'], default: 'table' };

@@ -136,7 +136,7 @@ export async function pagedList<T>(ctx: Context, opts: ListOptions, spec: ListSp
     columns: spec.columns,
     choice: parseColumns(opts.columns, format),
     chosen: opts.columns !== undefined,
-    // Every list command takes --columns (addListOptions).
+    // Every list command takes --columns (withListOptions).
     columnsOption: true,
     noun: spec.noun,
     formats: spec.formats,

@@ -1,0 +1,6 @@
+import { withListOptions } from '../shared/action.js';
+import { defineVerb } from '../shared/define.js';
+
+export const listCommand = defineVerb('list', (cmd) =>
+  withListOptions(cmd.description('list registered webhooks (secrets are never shown)')),
+);
