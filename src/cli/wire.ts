@@ -40,7 +40,7 @@ export function wireVerbs(makeContext: MakeContext): Wire {
       const jq = jqOptions(ctx.globals, commandPath(cmd));
       // The filter runs on what is printed; --output-file writes the report itself, which the filter never saw:
       // the file would hold the unfiltered document and stdout nothing, with exit 0.
-      if (jq && cmd.opts<{ outputFile?: string }>().outputFile !== undefined)
+      if (jq && cmd.getOptionValue('outputFile') !== undefined)
         throw new UsageError(
           '--jq filters what is printed on stdout and cannot be used with --output-file: redirect stdout instead',
           { hint: `${commandPath(cmd)} … --jq '<filter>' > <file>` },

@@ -22,7 +22,7 @@ export async function diff(ctx: Context, opts: DiffOptions): Promise<Result> {
   const baseRef = parseRef(opts.base, '--base');
   const headRef = parseRef(opts.head, '--head');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings diff');
-  const rules = loadIgnore(ctx, opts, ctx.cwd);
+  const rules = loadIgnore(ctx, opts);
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report }, ctx.cwd);
   const resume = resumeCommand(ctx.argv, []);
   // --connection, --status: both sides are narrowed before they are compared (counts and gate included), so a

@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.js';
 import { UsageError } from '../../core/errors.js';
 import { LIST_OFFER, chooseFormat, type FieldLine } from '../../core/output/index.js';
 import { record, type Result } from '../../report/result.js';
-import { fingerprintOf } from '../../report/fingerprint.js';
+import { withFingerprint } from '../../report/fingerprint.js';
 import type { ArgsOf } from '../shared/define.js';
 import type { getCommand } from './get.command.js';
 
@@ -37,5 +37,5 @@ export async function get(ctx: Context, _opts: object, [given]: ArgsOf<typeof ge
   const format = chooseFormat(await ctx.settings(), LIST_OFFER, 'findings get');
   const client = await ctx.api();
   const finding = await getFinding(client, id);
-  return record({ ...finding, fingerprint: fingerprintOf(finding) }, format, findingFields);
+  return record(withFingerprint(finding), format, findingFields);
 }

@@ -20,7 +20,7 @@ export async function list(ctx: Context, opts: FindingsListOptions): Promise<Res
   const scanId = opts.scan?.trim();
   if (opts.scan !== undefined && !scanId) throw new UsageError('--scan must not be empty');
   const format = chooseFormat(await ctx.settings(), FINDINGS_OFFER, 'findings list');
-  const rules = loadIgnore(ctx, opts, ctx.cwd);
+  const rules = loadIgnore(ctx, opts);
   // --columns: what can be checked before any request is (exit 2); the fields it names are checked against the
   // first page (src/core/output/columns.ts).
   parseColumns(opts.columns, format);

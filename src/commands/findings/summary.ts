@@ -33,7 +33,7 @@ export async function summary(ctx: Context, opts: SummaryOptions): Promise<Resul
   const format = chooseFormat(await ctx.settings(), SUMMARY_OFFER, 'findings summary');
   // The ignore file (cli-contract.md §8) is checked before any request (exit 2); accepted risks are left out
   // of the counts and counted on their own.
-  const rules = loadIgnore(ctx, opts, ctx.cwd);
+  const rules = loadIgnore(ctx, opts);
   const client = await ctx.api();
   const severities = opts.severity ?? [...SEVERITIES];
   const counter = new SummaryCounter(by, KEY_OF[by]);

@@ -33,7 +33,7 @@ export async function prepareReport(ctx: Context, opts: WaitOptions): Promise<Pr
     baseline = parseRef(opts.baseline, '--baseline');
     await openFileRefs(baseline);
   }
-  const ignore = loadIgnore(ctx, opts, ctx.cwd);
+  const ignore = loadIgnore(ctx, opts);
   checkDestinations({ outputFile: opts.outputFile, reports: opts.report }, ctx.cwd);
   return { baseline, ignore };
 }

@@ -20,9 +20,8 @@ export interface IgnoreOptions {
 export function loadIgnore(
   ctx: Pick<Context, 'env' | 'clock' | 'cwd'>,
   opts: IgnoreOptions,
-  cwd: string = ctx.cwd,
 ): IgnoreRules | undefined {
-  const file = loadIgnoreFile(opts, ctx.env, cwd);
+  const file = loadIgnoreFile(opts, ctx.env, ctx.cwd);
   return file === undefined ? undefined : new IgnoreRules(file, ctx.clock.now());
 }
 
