@@ -89,8 +89,8 @@ export const id = (description?: string): Text => ({
 
 /** What a pattern error says the value must be, by property (the schema's own words would be a regex). */
 export const PATTERN_MEANS: Record<string, string> = {
-  scan_id: 'a scan id (no spaces, control characters, "/", "?" or "#")',
-  finding_id: 'a finding id (no spaces, control characters, "/", "?" or "#")',
+  scan_id: 'a scan id (no spaces, control characters, "/", "?" or "#", and not "." or "..")',
+  finding_id: 'a finding id (no spaces, control characters, "/", "?" or "#", and not "." or "..")',
   base: 'a scan id or latest',
   head: 'a scan id',
   connection: 'a connection alias (no control characters)',

@@ -146,8 +146,9 @@ describe('inputs are checked before any request', () => {
     [
       'get_scan',
       { scan_id: 'a b' },
-      'scan_id: "a b" is not a scan id (no spaces, control characters, "/", "?" or "#")',
+      'scan_id: "a b" is not a scan id (no spaces, control characters, "/", "?" or "#", and not "." or "..")',
     ],
+    ['get_finding', { finding_id: '..' }, 'finding_id: ".." is not a finding id (no spaces'],
     // Control characters, shown escaped (JSON), never raw.
     ['get_scan', { scan_id: 'scn\u00071' }, 'scan_id: "scn\\u00071" is not a scan id'],
     ['get_finding', { finding_id: 'f\u001b[31m' }, 'finding_id: "f\\u001b[31m" is not a finding id'],
