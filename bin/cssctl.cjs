@@ -62,14 +62,14 @@ function wantsExportHeap(args, { tokens, files = distFiles, manifest } = {}) {
   }
   // The command is the longest run of leading words the manifest names (`scans wait`; `api`, whose path follows).
   for (let n = words.length; n > 0; n--) {
-    const rule =
-      manifest[
-        words
-          .slice(0, n)
-          .map((w) => w.word)
-          .join(' ')
-      ];
-    if (rule !== undefined) return rule === true || rule.some((flag) => flags.has(flag));
+    const path = words
+      .slice(0, n)
+      .map((w) => w.word)
+      .join(' ');
+    // The manifest's own entries only: a word such as `constructor` or `__proto__` names none.
+    if (!Object.hasOwn(manifest, path)) continue;
+    const rule = manifest[path];
+    return rule === true || (Array.isArray(rule) && rule.some((flag) => flags.has(flag)));
   }
   return false;
 }

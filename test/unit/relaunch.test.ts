@@ -69,6 +69,10 @@ describe('wantsExportHeap', () => {
     [['config', 'list', '--all']],
     [['--all']],
     [[]],
+    // Words that name a property of every object, not a command: never taken as a manifest entry.
+    [['constructor', '--all']],
+    [['__proto__']],
+    [['toString', 'valueOf']],
   ])('%j reads one page or a summary: not relaunched', (args) => {
     expect(wantsExportHeap(args, { manifest })).toBe(false);
   });
