@@ -372,7 +372,9 @@ function answerEarly(args, files = distFiles) {
     const generated = JSON.parse(files.text('help.json'));
     if (version) text = `${generated.version}\n`;
     else {
-      const entry = generated.help[args.slice(0, -1).join(' ')];
+      const path = args.slice(0, -1).join(' ');
+      // Its own entries only: `cssctl constructor --help` names none (the CLI says it is no command).
+      const entry = Object.hasOwn(generated.help, path) ? generated.help[path] : undefined;
       if (!entry || args.slice(0, -1).some((a) => a.startsWith('-'))) return false;
       // On a terminal commander wraps to its width: answered here at the width of a pipe (80) and from the
       // width where nothing wraps; other widths go to the CLI.
